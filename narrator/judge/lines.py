@@ -1,0 +1,36 @@
+"""A line the judge says, as data: what the voice renders and the mixer places."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Audience = Literal["all", "host"]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One spoken line.
+
+    `pieces` are the fragments the text is assembled from (fixed phrases and seat phrases such as "七号"),
+    each rendered and cached on its own so a line with seats in it never needs the network.
+    """
+
+    text: str
+    """What is said, in the game's script (simplified or traditional)."""
+    to: Audience = "all"
+    """"all": the table speaker; "host": the host channel only (earpiece or console). Never both."""
+    pieces: tuple[str, ...] = ()
+    """Fragments whose concatenation is `text`; empty means the whole text is one piece."""
+    key: str = ""
+    """Catalogue key the line came from (e.g. "step.witch.open"), for pacing and tests."""
+    pause: str = "short"
+    """Pacing class of the silence after the line (see narrator/data/pacing.yaml)."""
+    cue: str | None = None
+    """A sound cue played before the line: "dawn", "bell", "tick" (see narrator/audio/beds.py)."""
+    bed: str | None = None
+    """Switch the background bed when this line starts: "night", "day", or "off"; None keeps it."""
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        return self.pieces or (self.text,)
