@@ -1,0 +1,91 @@
+"""The flow's shared machinery: emitting events into the journal and asking the host."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Generator, Mapping
+from typing import Any
+
+from narrator.engine import events as ev
+from narrator.engine.answers import Answer, Pass, Seats, SelfExplode, YesNo
+from narrator.engine.prompts import Check, Prompt
+from narrator.engine.roles import Role
+from narrator.engine.rules import Setup
+from narrator.engine.state import State
+
+Flowing = Generator[Prompt, Answer, Any]
+
+
+class GameOver(Exception):
+    """Unwinds the flow once GameEnded has been emitted."""
+
+
+class FlowBase:
+    """State is only ever changed through `emit`, so the journal alone rebuilds it."""
+
+    def __init__(self, setup: Setup, seed: int, emit: Callable[[ev.Event], None], state: State) -> None:
+        self.setup = setup
+        self.rules = setup.rules
+        self.s = state
+        self.rng = random.Random(seed)
+        self._emit = emit
+
+    def emit(self, event: ev.Event) -> None:
+        self._emit(event)
+
+    def when(self) -> str:
+        return f"day{self.s.day}" if self.s.day >= self.s.night else f"night{self.s.night}"
+
+    # ---- asking -----------------------------------------------------------------------------------------
+
+    def ask_seats(
+        self,
+        kind: str,
+        seats: tuple[int, ...],
+        lo: int = 1,
+        hi: int = 1,
+        *,
+        role: Role | None = None,
+        actor: int | None = None,
+        check: Check | None = None,
+        secret: bool = False,
+        info: Mapping[str, Any] | None = None,
+    ) -> Generator[Prompt, Answer, tuple[int, ...]]:
+        answer = yield Prompt(kind, frozenset({Seats}), role, actor, seats, lo, hi, secret, info or {}, check)
+        assert isinstance(answer, Seats)
+        return answer.seats
+
+    def ask_one(self, kind: str, seats: tuple[int, ...], optional: bool, **kw: Any) -> Flowing:
+        """One seat, or None when the host says nobody (and nobody is allowed)."""
+        chosen = yield from self.ask_seats(kind, seats, 0 if optional else 1, 1, **kw)
+        return chosen[0] if chosen else None
+
+    def ask_yes(self, kind: str, *, role: Role | None = None, actor: int | None = None,
+                check: Check | None = None, info: Mapping[str, Any] | None = None) -> Flowing:
+        answer = yield Prompt(kind, frozenset({YesNo}), role, actor, (), 0, 0, True, info or {}, check)
+        assert isinstance(answer, YesNo)
+        return answer.yes
+
+    def living(self, *, but: int | None = None) -> tuple[int, ...]:
+        return tuple(x for x in sorted(self.s.alive) if x != but)
+
+    def speech(self, seat: int, kind: str = "speech.end", explode: bool = True) -> Flowing:
+        """One speech; returns the seat of a wolf who exploded during it, else None."""
+        accepts = frozenset({Pass, SelfExplode}) if explode and self.rules.self_explode else frozenset({Pass})
+        answer = yield Prompt(kind, accepts, None, seat, (), 0, 0, False, {}, self._refuse_explode)
+        if isinstance(answer, SelfExplode):
+            return answer.seat
+        self.emit(ev.SpeechEnded(seat, last_words=kind == "last_words.end"))
+        return None
+
+    def _refuse_explode(self, answer: Answer) -> str | None:
+        if not isinstance(answer, SelfExplode):
+            return None
+        seat = answer.seat
+        if seat not in self.s.alive:
+            return f"{seat}号不在场上，不能自爆"
+        if not self.s.is_wolf(seat):
+            return f"{seat}号不是狼人，不能自爆"
+        if self.s.roles.get(seat) is Role.WOLF_BEAUTY:
+            return "狼美人不能自爆"
+        return None

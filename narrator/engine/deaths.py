@@ -1,0 +1,102 @@
+"""Deaths: chains (殉情, the wolf beauty's charm, the elder), death skills in seat order, the win check."""
+
+from __future__ import annotations
+
+from narrator.engine import events as ev
+from narrator.engine.base import FlowBase, Flowing, GameOver
+from narrator.engine.events import Cause
+from narrator.engine.roles import Camp, Role
+from narrator.engine.win import winner
+
+HUNTER_CAUSES = {
+    "wolves_or_exile": frozenset({"wolves", "exile", "taken"}),
+    "any_death": frozenset({"wolves", "exile", "taken", "shot", "scapegoat", "charm", "elder"}),
+}
+VILLAGE_KILLS = frozenset({"poison", "shot", "exile"})
+
+
+class Deaths(FlowBase):
+    def die(self, seat: int, cause: Cause, when: str, batch: list[tuple[int, Cause]]) -> None:
+        """One death and whatever dies with it at once (no skill is asked here)."""
+        if seat not in self.s.alive:
+            return
+        self.emit(ev.PlayerDied(seat, cause, when))
+        batch.append((seat, cause))
+        s = self.s
+        role = s.roles.get(seat)
+        if s.lovers is not None and seat in s.lovers:
+            other = s.lovers[1] if s.lovers[0] == seat else s.lovers[0]
+            self.die(other, "lover", when, batch)
+        if seat == s.model and not s.wild_turned:
+            child = s.living_seat_of(Role.WILD_CHILD)
+            if child is not None:
+                self.emit(ev.WildChildTurned(child))
+        if role is Role.WOLF_BEAUTY and when.startswith("day") and s.beauty_charm is not None:
+            self.die(s.beauty_charm, "charm", when, batch)
+        if role is Role.ELDER and cause in VILLAGE_KILLS and not s.powers_lost:
+            self.emit(ev.VillagePowersLost(seat))
+            idiot = s.living_seat_of(Role.IDIOT)
+            if self.rules.elder_takes_idiot and s.idiot_revealed and idiot is not None:
+                self.die(idiot, "elder", when, batch)
+
+    def resolve(self, first: list[tuple[int, Cause]], when: str) -> Flowing:
+        """Kill `first`, then ask every death skill in seat order (shots may add deaths, asked in turn),
+        then check for a winner. Returns the batch: every (seat, cause) that died, in order of death."""
+        batch: list[tuple[int, Cause]] = []
+        for seat, cause in sorted(first):
+            self.die(seat, cause, when, batch)
+        done: set[int] = set()
+        day_when = f"day{self.s.day}"
+        while True:
+            todo = sorted(x for x, _ in batch if x not in done)
+            if not todo:
+                break
+            seat = todo[0]
+            done.add(seat)
+            cause = dict(batch)[seat]
+            yield from self.death_skills(seat, cause, day_when, batch)
+        self.check_win()
+        return batch
+
+    def death_skills(self, seat: int, cause: Cause, when: str, batch: list[tuple[int, Cause]]) -> Flowing:
+        s = self.s
+        role = s.roles.get(seat)
+        if role is Role.HUNTER and s.has_power(Role.HUNTER) and cause in HUNTER_CAUSES[self.rules.hunter_shoots_on]:
+            target = yield from self.ask_one("hunter.shoot", self.living(), True, role=Role.HUNTER, actor=seat)
+            self.emit(ev.HunterShot(seat, target))
+            if target is not None:
+                self.die(target, "shot", when, batch)
+        if role is Role.WHITE_WOLF_KING and cause == "explode":
+            target = yield from self.ask_one("wolf_king.take", self.living(), True, role=role, actor=seat)
+            self.emit(ev.WolfKingTook(seat, target))
+            if target is not None:
+                self.die(target, "taken", when, batch)
+        if seat == s.sheriff:
+            if cause == "explode":
+                self.emit(ev.BadgePassed(seat, None))  # a sheriff who explodes takes the badge with him
+            else:
+                heir = yield from self.ask_one("badge.pass", self.living(), True, actor=seat)
+                self.emit(ev.BadgePassed(seat, heir))
+
+    def check_win(self) -> None:
+        camp = winner(self.s)
+        if camp is not None:
+            self.end(camp)
+
+    def end(self, camp: Camp) -> None:
+        self.emit(ev.GameEnded(camp, tuple(sorted(self.s.roles.items()))))
+        raise GameOver
+
+    def has_last_words(self, seat: int, cause: str, when: str) -> bool:
+        rule = self.rules.last_words
+        if cause == "explode" or rule == "never":
+            return False
+        if when.startswith("night"):
+            return rule == "always" or when == "night1"
+        return True
+
+    def last_words(self, batch: list[tuple[int, Cause]]) -> Flowing:
+        for seat, cause in sorted(batch):
+            when = self.s.deaths[seat][1]
+            if self.has_last_words(seat, cause, when):
+                yield from self.speech(seat, "last_words.end", explode=False)

@@ -1,0 +1,325 @@
+"""Events: what happened, in the past tense. Frozen; the journal of them is the game.
+
+`State` is a fold over these (see state.py), so the journal is at once the save file, the undo stack and
+the bug report. `SECRET` events carry what only the host may hear (a seer's result, the witch's victim).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from narrator.engine.roles import Camp, Role
+from narrator.engine.rules import Rules
+
+Cause = Literal["wolves", "poison", "shot", "exile", "lover", "explode", "taken", "charm", "scapegoat", "elder"]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    secret: ClassVar[bool] = False
+
+
+# ---- set-up and night ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(Event):
+    players: int
+    deck: tuple[Role, ...]
+    rules: Rules
+
+
+@dataclass(frozen=True, slots=True)
+class NightFell(Event):
+    night: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepOpened(Event):
+    """"X请睁眼": said the same way whether X is alive, dead or buried."""
+
+    step: str
+    night: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepClosed(Event):
+    step: str
+    night: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoleIdentified(Event):
+    """Night 1: the host told the judge which seats hold this card."""
+
+    secret: ClassVar[bool] = True
+    role: Role
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ThiefCardsNamed(Event):
+    secret: ClassVar[bool] = True
+    cards: tuple[Role, Role]
+
+
+@dataclass(frozen=True, slots=True)
+class ThiefTookCard(Event):
+    """The thief swapped for `role`, or kept his card (None) and plays as a villager."""
+
+    secret: ClassVar[bool] = True
+    seat: int
+    role: Role | None
+
+
+@dataclass(frozen=True, slots=True)
+class LoversLinked(Event):
+    secret: ClassVar[bool] = True
+    seats: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ModelChosen(Event):
+    secret: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GuardProtected(Event):
+    secret: ClassVar[bool] = True
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class WolvesChoseVictim(Event):
+    secret: ClassVar[bool] = True
+    seat: int | None  # None: 空刀
+
+
+@dataclass(frozen=True, slots=True)
+class WolfBeautyCharmed(Event):
+    secret: ClassVar[bool] = True
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class WitchToldVictim(Event):
+    secret: ClassVar[bool] = True
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class WitchSaved(Event):
+    secret: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class WitchPoisoned(Event):
+    secret: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeerChecked(Event):
+    """`result`: "good"/"wolf" (camp) or a role slug (role); None when the card is not known yet, and the
+    host shows the seer the card itself."""
+
+    secret: ClassVar[bool] = True
+    seat: int
+    result: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RavenCursed(Event):
+    secret: ClassVar[bool] = True
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PiperCharmed(Event):
+    secret: ClassVar[bool] = True
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShootStatusTold(Event):
+    secret: ClassVar[bool] = True
+    seat: int
+    can_shoot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class VillagersIdentified(Event):
+    secret: ClassVar[bool] = True
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NightResolved(Event):
+    """Dawn: who died in the night and why, known to the judge before it is announced."""
+
+    secret: ClassVar[bool] = True
+    deaths: tuple[tuple[int, Cause], ...]
+    elder_survived: bool = False
+
+
+# ---- day ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DayBroke(Event):
+    day: int
+
+
+@dataclass(frozen=True, slots=True)
+class ElectionOpened(Event):
+    day: int
+
+
+@dataclass(frozen=True, slots=True)
+class CandidatesRaised(Event):
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CandidatesWithdrew(Event):
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VotesCounted(Event):
+    """A vote's breakdown (票型): who voted whom, and the weighted tally. `kind` is the prompt kind."""
+
+    kind: str
+    ballots: tuple[tuple[int, int], ...]
+    tally: tuple[tuple[int, float], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VoteTied(Event):
+    kind: str
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SheriffElected(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class NoSheriff(Event):
+    reason: Literal["no_candidate", "all_candidates", "tie", "badge_lost"]
+
+
+@dataclass(frozen=True, slots=True)
+class ElectionPostponed(Event):
+    """A wolf exploded during the election: it is held again the next day, once (单爆)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeathsAnnounced(Event):
+    """Dawn announcement in seat order; empty: 平安夜."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDied(Event):
+    seat: int
+    cause: Cause
+    when: str  # "night1", "day2", …
+
+
+@dataclass(frozen=True, slots=True)
+class WildChildTurned(Event):
+    secret: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class VillagePowersLost(Event):
+    """The elder was killed by the village (poison, shot, exile): good roles lose their powers."""
+
+    secret: ClassVar[bool] = True
+    elder: int
+
+
+@dataclass(frozen=True, slots=True)
+class HunterShot(Event):
+    shooter: int
+    target: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SelfExploded(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class WolfKingTook(Event):
+    king: int
+    target: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class BadgePassed(Event):
+    """The dead sheriff hands the badge on; None: 撕警徽, no sheriff for the rest of the game."""
+
+    from_seat: int
+    to_seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechesOrdered(Event):
+    order: tuple[int, ...]
+    direction: Literal["left", "right"] | None
+    pk: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SpeechEnded(Event):
+    seat: int
+    last_words: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class VoteCalled(Event):
+    kind: str
+    voters: tuple[int, ...]
+    targets: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerExiled(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class NoExile(Event):
+    reason: Literal["tie", "no_votes"]
+
+
+@dataclass(frozen=True, slots=True)
+class IdiotRevealed(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScapegoatChoseVoters(Event):
+    seat: int
+    voters: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NightComes(Event):
+    """The day ended (after the exile, or at once after a self-explosion)."""
+
+    day: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    winner: Camp
+    roles: tuple[tuple[int, Role], ...]  # every seat's card, read out at the end

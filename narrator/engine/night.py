@@ -1,0 +1,255 @@
+"""The night: every step of the night order, called even when its player is dead or absent."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from narrator.engine import events as ev
+from narrator.engine.answers import Answer, Cards, Seats, TakeCard, YesNo
+from narrator.engine.base import FlowBase, Flowing
+from narrator.engine.prompts import Prompt
+from narrator.engine.roles import WOLF_CARDS, Role
+from narrator.engine.rules import FIRST_NIGHT_ONLY, STEP_CARD
+
+
+class Night(FlowBase):
+    def night(self, n: int) -> Flowing:
+        self.emit(ev.NightFell(n))
+        for step in self.setup.steps():
+            if n > 1 and step in FIRST_NIGHT_ONLY:
+                continue
+            if n > 1 and step == "hunter" and not self.rules.tell_shoot_status:
+                continue
+            self.emit(ev.StepOpened(step, n))
+            handler = getattr(self, "step_" + step, None)
+            if handler is not None:
+                yield from handler(n)
+            elif n == 1:
+                yield from self.identify(STEP_CARD[step])
+            self.emit(ev.StepClosed(step, n))
+        if n == 1:
+            rest = tuple(x for x in range(1, self.s.players + 1) if x not in self.s.roles)
+            self.emit(ev.VillagersIdentified(rest))
+
+    # ---- identification (night 1) -------------------------------------------------------------------
+
+    def identify(self, role: Role) -> Flowing:
+        """The host names the seats holding `role`; skipped when no such card is in play."""
+        expected = self.s.in_play()[role]
+        if role is Role.VILLAGER or expected == 0:
+            return
+        known = tuple(x for x, r in self.s.roles.items() if r is role)
+        if len(known) == expected:
+            return  # the thief already took this card, and it is the only one
+
+        def check(answer: Answer) -> str | None:
+            assert isinstance(answer, Seats)
+            for x in answer.seats:
+                other = self.s.roles.get(x)
+                if other is not None and other is not role:
+                    return f"{x}号已经是{other.zh}了"
+            missing = [x for x in known if x not in answer.seats]
+            if missing:
+                return f"{missing[0]}号也拿着{role.zh}牌"
+            return None
+
+        seats = yield from self.ask_seats(
+            f"{role.value}.identify", tuple(range(1, self.s.players + 1)), expected, expected,
+            role=role, check=check, secret=True,
+        )
+        self.emit(ev.RoleIdentified(role, tuple(sorted(seats))))
+
+    def acting(self, role: Role) -> int | None:
+        """The living seat that acts for `role` tonight, or None (dead, absent, buried or powerless)."""
+        seat = self.s.living_seat_of(role)
+        return seat if seat is not None and self.s.has_power(role) else None
+
+    # ---- night-1 steps --------------------------------------------------------------------------------
+
+    def step_thief(self, n: int) -> Flowing:
+        deck = Counter(self.setup.deck)
+
+        def check_cards(answer: Answer) -> str | None:
+            assert isinstance(answer, Cards)
+            if len(answer.roles) != 2:
+                return "请说出剩下的两张牌"
+            if Counter(answer.roles) - deck:
+                return "这两张牌不在本局的牌里"
+            return None
+
+        cards = yield Prompt("thief.cards", frozenset({Cards}), Role.THIEF, None, (), 0, 0, True, {}, check_cards)
+        assert isinstance(cards, Cards)
+        pair = (cards.roles[0], cards.roles[1])
+        self.emit(ev.ThiefCardsNamed(pair))
+        yield from self.identify(Role.THIEF)
+        thief = self.s.living_seat_of(Role.THIEF)
+        if thief is None:
+            return
+        wolves = [c for c in pair if c in WOLF_CARDS]
+        forced = len(wolves) == 2 if self.rules.thief_must_take_wolf == "both" else bool(wolves)
+
+        def check_take(answer: Answer) -> str | None:
+            assert isinstance(answer, TakeCard)
+            if answer.role is not None and answer.role not in pair:
+                return f"底牌里没有{answer.role.zh}"
+            if forced and answer.role not in WOLF_CARDS:
+                return "底牌有狼人牌，盗贼必须拿狼人牌"
+            return None
+
+        take = yield Prompt(
+            "thief.choose", frozenset({TakeCard}), Role.THIEF, thief, (), 0, 0, True,
+            {"cards": pair}, check_take,
+        )
+        assert isinstance(take, TakeCard)
+        self.emit(ev.ThiefTookCard(thief, take.role))
+
+    def step_cupid(self, n: int) -> Flowing:
+        yield from self.identify(Role.CUPID)
+        cupid = self.acting(Role.CUPID)
+        if cupid is None:
+            return
+        pair = yield from self.ask_seats("cupid.link", self.living(), 2, 2, role=Role.CUPID, actor=cupid, secret=True)
+        self.emit(ev.LoversLinked((min(pair), max(pair))))
+
+    def step_lovers(self, n: int) -> Flowing:
+        yield from ()  # the lovers see each other; nothing to ask
+
+    def step_charmed(self, n: int) -> Flowing:
+        yield from ()  # the charmed see each other; nothing to ask
+
+    def step_wild_child(self, n: int) -> Flowing:
+        yield from self.identify(Role.WILD_CHILD)
+        child = self.acting(Role.WILD_CHILD)
+        if child is None:
+            return
+        model = yield from self.ask_one("wild_child.model", self.living(but=child), False,
+                                        role=Role.WILD_CHILD, actor=child, secret=True)
+        self.emit(ev.ModelChosen(model))
+
+    # ---- every night ----------------------------------------------------------------------------------
+
+    def step_guard(self, n: int) -> Flowing:
+        if n == 1:
+            yield from self.identify(Role.GUARD)
+        guard = self.acting(Role.GUARD)
+        if guard is None:
+            return
+        last = self.s.guard_last
+
+        def check(answer: Answer) -> str | None:
+            seats = getattr(answer, "seats", ())
+            return f"守卫不能连续两晚守护{last}号" if last is not None and last in seats else None
+
+        seat = yield from self.ask_one("guard.protect", self.living(), True, role=Role.GUARD, actor=guard,
+                                       check=check, secret=True)
+        self.emit(ev.GuardProtected(seat))
+
+    def step_wolves(self, n: int) -> Flowing:
+        if n == 1:
+            yield from self.identify(Role.WEREWOLF)
+            yield from self.identify(Role.WHITE_WOLF_KING)
+        if not any(self.s.is_wolf(x) for x in self.s.alive):
+            return
+        victim = yield from self.ask_one("wolves.kill", self.living(), True, role=Role.WEREWOLF, secret=True)
+        self.emit(ev.WolvesChoseVictim(victim))
+
+    def step_wolf_beauty(self, n: int) -> Flowing:
+        if n == 1:
+            yield from self.identify(Role.WOLF_BEAUTY)
+        beauty = self.acting(Role.WOLF_BEAUTY)
+        if beauty is None:
+            return
+        seat = yield from self.ask_one("wolf_beauty.charm", self.living(but=beauty), True,
+                                       role=Role.WOLF_BEAUTY, actor=beauty, secret=True)
+        self.emit(ev.WolfBeautyCharmed(seat))
+
+    def step_witch(self, n: int) -> Flowing:
+        if n == 1:
+            yield from self.identify(Role.WITCH)
+        witch = self.acting(Role.WITCH)
+        if witch is None:
+            return
+        saved = False
+        if self.s.antidote:
+            victim = self.s.tonight.victim
+            self.emit(ev.WitchToldVictim(victim))
+            if victim is not None:
+                rule = self.rules.witch_self_save
+                self_save_ok = rule == "always" or (rule == "first_night" and n == 1)
+
+                def check(answer: Answer) -> str | None:
+                    if isinstance(answer, YesNo) and answer.yes and victim == witch and not self_save_ok:
+                        return "女巫不能自救" if rule == "never" else "女巫只有第一晚可以自救"
+                    return None
+
+                saved = yield from self.ask_yes("witch.save", role=Role.WITCH, actor=witch, check=check,
+                                                info={"victim": victim})
+                if saved:
+                    self.emit(ev.WitchSaved(victim))
+        if self.s.poison and not (saved and self.rules.witch_one_potion_per_night):
+            target = yield from self.ask_one("witch.poison", self.living(), True, role=Role.WITCH, actor=witch,
+                                             secret=True)
+            if target is not None:
+                self.emit(ev.WitchPoisoned(target))
+
+    def step_seer(self, n: int) -> Flowing:
+        if n == 1:
+            yield from self.identify(Role.SEER)
+        seer = self.acting(Role.SEER)
+        if seer is None:
+            return
+        target = yield from self.ask_one("seer.check", self.living(but=seer), False, role=Role.SEER, actor=seer,
+                                         secret=True)
+        self.emit(ev.SeerChecked(target, self.seer_result(target)))
+
+    def seer_result(self, seat: int) -> str | None:
+        role = self.s.roles.get(seat)
+        if self.rules.seer_sees == "role":
+            if role is Role.WILD_CHILD and self.s.wild_turned:
+                return Role.WEREWOLF.value
+            return role.value if role is not None else None
+        if self.s.is_wolf(seat):
+            return "wolf"
+        # Every wolf card is identified before the seer wakes in the modern order; in an order where the
+        # seer wakes first, an unidentified card is shown by the host instead.
+        wolves_known = sum(1 for r in self.s.roles.values() if r in WOLF_CARDS)
+        all_wolves = sum(c for r, c in self.s.in_play().items() if r in WOLF_CARDS)
+        return "good" if role is not None or wolves_known == all_wolves else None
+
+    def step_raven(self, n: int) -> Flowing:
+        if n == 1:
+            yield from self.identify(Role.RAVEN)
+        raven = self.acting(Role.RAVEN)
+        if raven is None:
+            return
+        last = self.s.raven_last
+
+        def check(answer: Answer) -> str | None:
+            seats = getattr(answer, "seats", ())
+            return f"乌鸦不能连续两晚诅咒{last}号" if last is not None and last in seats else None
+
+        seat = yield from self.ask_one("raven.curse", self.living(), True, role=Role.RAVEN, actor=raven,
+                                       check=check, secret=True)
+        self.emit(ev.RavenCursed(seat))
+
+    def step_piper(self, n: int) -> Flowing:
+        if n == 1:
+            yield from self.identify(Role.PIPER)
+        piper = self.acting(Role.PIPER)
+        if piper is None:
+            return
+        free = tuple(x for x in self.living(but=piper) if x not in self.s.charmed)
+        if not free:
+            return
+        k = min(2, len(free))
+        seats = yield from self.ask_seats("piper.charm", free, k, k, role=Role.PIPER, actor=piper, secret=True)
+        self.emit(ev.PiperCharmed(tuple(sorted(seats))))
+
+    def step_hunter(self, n: int) -> Flowing:
+        if n == 1:
+            yield from self.identify(Role.HUNTER)
+        hunter = self.s.living_seat_of(Role.HUNTER)
+        if hunter is None or not self.rules.tell_shoot_status:
+            return
+        can = self.s.tonight.poisoned != hunter and self.s.has_power(Role.HUNTER)
+        self.emit(ev.ShootStatusTold(hunter, can))

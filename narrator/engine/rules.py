@@ -1,0 +1,181 @@
+"""House rules (房规) as switches, and the game set-up (who plays which deck under which rules).
+
+Every switch has the modern Chinese table default (seed 002); the `classic` preset flips the flags that
+The Werewolves of Miller's Hollow differs on. Variants are flags, never forked code.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal
+
+from narrator.engine.roles import UNIQUE_CARDS, WOLF_CARDS, Role
+
+MODERN_NIGHT_ORDER: tuple[str, ...] = (
+    "thief", "cupid", "lovers", "wild_child",
+    "guard", "wolves", "wolf_beauty", "witch", "seer", "raven", "piper", "charmed",
+    "hunter", "idiot", "elder", "scapegoat", "little_girl",
+)  # fmt: skip
+CLASSIC_NIGHT_ORDER: tuple[str, ...] = (
+    "thief", "cupid", "lovers", "wild_child",
+    "guard", "seer", "wolves", "witch", "raven", "piper", "charmed",
+    "hunter", "idiot", "elder", "scapegoat", "little_girl",
+)  # fmt: skip
+
+# Steps taken on night 1 only. The others are called every night (identification happens on night 1).
+FIRST_NIGHT_ONLY = frozenset({"thief", "cupid", "lovers", "wild_child", "idiot", "elder", "scapegoat", "little_girl"})
+
+# Which card makes a night step part of the game. A step whose card is in the deck is called every night
+# it applies, even when its player is dead or the card lies buried under the thief's cards.
+STEP_CARD: dict[str, Role] = {
+    "thief": Role.THIEF,
+    "cupid": Role.CUPID,
+    "lovers": Role.CUPID,
+    "wild_child": Role.WILD_CHILD,
+    "guard": Role.GUARD,
+    "wolves": Role.WEREWOLF,
+    "wolf_beauty": Role.WOLF_BEAUTY,
+    "witch": Role.WITCH,
+    "seer": Role.SEER,
+    "raven": Role.RAVEN,
+    "piper": Role.PIPER,
+    "charmed": Role.PIPER,
+    "hunter": Role.HUNTER,
+    "idiot": Role.IDIOT,
+    "elder": Role.ELDER,
+    "scapegoat": Role.SCAPEGOAT,
+    "little_girl": Role.LITTLE_GIRL,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every house-rule switch of RULES.md, defaults first."""
+
+    win: Literal["side", "city", "parity"] = "side"  # 屠边 / 屠城 / parity (classic)
+    wolf_kill_first: bool = True  # 狼刀在先
+    call_dead_roles: bool = True  # dead or absent roles still have their step called (always honoured)
+    self_explode: bool = True  # 自爆
+    seer_sees: Literal["camp", "role"] = "camp"
+    witch_self_save: Literal["never", "first_night", "always"] = "never"
+    witch_one_potion_per_night: bool = True
+    hunter_shoots_on: Literal["wolves_or_exile", "any_death"] = "wolves_or_exile"
+    guard_and_save: Literal["dies", "lives"] = "dies"  # 同守同救
+    guard_protects_little_girl: bool = False
+    thief_must_take_wolf: Literal["both", "any"] = "both"
+    elder_takes_idiot: bool = False
+    raven_votes: int = 1
+    sheriff: bool = True  # 警长 / 村长
+    sheriff_weight: float = 1.5
+    reveal_on_death: Literal["none", "role"] = "none"
+    last_words: Literal["first_night_and_day", "always", "never"] = "first_night_and_day"
+    speech_seconds: int = 90
+    exile_tie: Literal["pk_then_none", "none", "pk_then_random"] = "pk_then_none"
+    badge_lost_on: Literal["second_explode", "first_explode"] = "second_explode"
+    tell_shoot_status: bool = True
+    require_seer: bool = True  # custom decks must hold a seer (the seed table always has one)
+    night_order: tuple[str, ...] = MODERN_NIGHT_ORDER
+
+    def with_overrides(self, overrides: dict[str, Any]) -> Rules:
+        """These rules with some switches changed; unknown switches or values raise SetupError."""
+        known = {f.name: f for f in fields(self)}
+        clean: dict[str, Any] = {}
+        for name, value in overrides.items():
+            if name not in known:
+                raise SetupError(f"未知的房规开关 {name!r}；可用：{', '.join(sorted(known))}")
+            clean[name] = _coerce(name, value, getattr(self, name))
+        return replace(self, **clean)
+
+
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "win": ("side", "city", "parity"),
+    "seer_sees": ("camp", "role"),
+    "witch_self_save": ("never", "first_night", "always"),
+    "hunter_shoots_on": ("wolves_or_exile", "any_death"),
+    "guard_and_save": ("dies", "lives"),
+    "thief_must_take_wolf": ("both", "any"),
+    "reveal_on_death": ("none", "role"),
+    "last_words": ("first_night_and_day", "always", "never"),
+    "exile_tie": ("pk_then_none", "none", "pk_then_random"),
+    "badge_lost_on": ("second_explode", "first_explode"),
+}
+
+
+def _coerce(name: str, value: Any, default: Any) -> Any:
+    if name in CHOICES:
+        if value not in CHOICES[name]:
+            raise SetupError(f"房规 {name} 只能是 {' / '.join(CHOICES[name])}，不是 {value!r}")
+        return value
+    if name == "night_order":
+        order = tuple(str(v) for v in value)
+        unknown = [s for s in order if s not in STEP_CARD]
+        if unknown:
+            raise SetupError(f"夜晚顺序里有未知的步骤：{', '.join(unknown)}")
+        return order
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise SetupError(f"房规 {name} 只能是 true 或 false，不是 {value!r}")
+        return value
+    if name == "sheriff_weight":
+        if value not in (1.5, 2, 2.0):
+            raise SetupError(f"警长票权只能是 1.5 或 2，不是 {value!r}")
+        return float(value)
+    if isinstance(default, int):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise SetupError(f"房规 {name} 需要一个非负整数，不是 {value!r}")
+        return value
+    return value
+
+
+class SetupError(ValueError):
+    """The deck or the rules cannot make a game; the message says why, in words the judge can say."""
+
+
+MIN_PLAYERS = 8
+MAX_PLAYERS = 18
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A game before the deal: how many seats, which cards, which rules."""
+
+    players: int
+    deck: tuple[Role, ...]
+    """Every card in the game; with a thief two more than `players` (two extra 村民 join, two stay face down)."""
+    rules: Rules = field(default_factory=Rules)
+
+    @classmethod
+    def build(cls, roles: dict[Role, int] | list[Role], rules: Rules | None = None, players: int | None = None) -> Setup:
+        """A checked set-up. `roles` counts the cards dealt to players; the thief's two extra villagers are
+        added here. Raises SetupError with the reason."""
+        counts = Counter(roles) if isinstance(roles, list) else Counter(roles)
+        counts = +counts
+        dealt = sum(counts.values())
+        if players is not None and players != dealt:
+            raise SetupError(f"牌数不对：{players}名玩家需要{players}张身份牌，现在有{dealt}张")
+        if not MIN_PLAYERS <= dealt <= MAX_PLAYERS:
+            raise SetupError(f"玩家人数必须在{MIN_PLAYERS}到{MAX_PLAYERS}人之间，现在是{dealt}人")
+        for role, n in counts.items():
+            if role in UNIQUE_CARDS and n > 1:
+                raise SetupError(f"{role.zh}只能有一张，现在有{n}张")
+        if not any(counts[r] for r in WOLF_CARDS):
+            raise SetupError("至少要有一张狼人牌")
+        rules = rules or Rules()
+        if rules.require_seer and not counts[Role.SEER]:
+            raise SetupError("需要一张预言家牌（可用房规 require_seer: false 取消）")
+        if dealt - sum(counts[r] for r in WOLF_CARDS) < 1:
+            raise SetupError("至少要有一名好人")
+        deck = list(counts.elements())
+        if counts[Role.THIEF]:
+            deck += [Role.VILLAGER, Role.VILLAGER]
+        order = list(Role)
+        deck.sort(key=order.index)
+        return cls(players=dealt, deck=tuple(deck), rules=rules)
+
+    def steps(self) -> tuple[str, ...]:
+        """The night steps this deck calls, in order."""
+        cards = set(self.deck)
+        if cards & WOLF_CARDS:
+            cards.add(Role.WEREWOLF)  # the wolves wake together whichever wolf cards are in play
+        return tuple(s for s in self.rules.night_order if STEP_CARD[s] in cards)

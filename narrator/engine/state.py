@@ -1,0 +1,322 @@
+"""The game state, as a fold over the journal of events. Only `State.apply` changes it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from narrator.engine import events as ev
+from narrator.engine.roles import FOLK, GODS, WOLF_CARDS, Camp, Role
+from narrator.engine.rules import Rules
+
+
+@dataclass
+class Tonight:
+    """The night's pending actions, resolved at dawn."""
+
+    protected: int | None = None
+    victim: int | None = None
+    saved: int | None = None
+    poisoned: int | None = None
+
+
+@dataclass
+class State:
+    players: int = 0
+    deck: tuple[Role, ...] = ()
+    rules: Rules = field(default_factory=Rules)
+    roles: dict[int, Role] = field(default_factory=dict)
+    """Seat → the card it plays (identified on night 1; the thief's taken card; a kept thief plays 村民)."""
+    alive: set[int] = field(default_factory=set)
+    deaths: dict[int, tuple[str, str]] = field(default_factory=dict)
+    """Seat → (cause, when)."""
+    night: int = 0
+    day: int = 0
+    buried: tuple[Role, ...] = ()
+    thief_seat: int | None = None
+    lovers: tuple[int, int] | None = None
+    cupid_seat: int | None = None
+    model: int | None = None
+    wild_turned: bool = False
+    guard_last: int | None = None
+    raven_last: int | None = None
+    curse: int | None = None
+    antidote: bool = True
+    poison: bool = True
+    tonight: Tonight = field(default_factory=Tonight)
+    pending: tuple[tuple[int, str], ...] = ()
+    elder_lives: int = 2
+    powers_lost: bool = False
+    idiot_revealed: bool = False
+    charmed: set[int] = field(default_factory=set)  # the piper's
+    beauty_charm: int | None = None  # the wolf beauty's
+    sheriff: int | None = None
+    badge_gone: bool = False
+    election_done: bool = False
+    election_explosions: int = 0
+    candidates: tuple[int, ...] = ()
+    ran: frozenset[int] = frozenset()
+    scapegoat_voters: tuple[int, ...] | None = None
+    last_death: int | None = None
+    winner: Camp | None = None
+
+    # ---- the fold -------------------------------------------------------------------------------------
+
+    @classmethod
+    def fold(cls, journal: Iterable[ev.Event]) -> State:
+        state = cls()
+        for event in journal:
+            state.apply(event)
+        return state
+
+    def apply(self, event: ev.Event) -> None:
+        handler = _HANDLERS.get(type(event))
+        if handler is not None:
+            handler(self, event)
+
+    # ---- questions the rules ask ----------------------------------------------------------------------
+
+    def role(self, seat: int) -> Role | None:
+        return self.roles.get(seat)
+
+    def seat_of(self, role: Role) -> int | None:
+        for seat, r in self.roles.items():
+            if r is role:
+                return seat
+        return None
+
+    def living_seat_of(self, role: Role) -> int | None:
+        seat = self.seat_of(role)
+        return seat if seat is not None and seat in self.alive else None
+
+    def is_wolf(self, seat: int) -> bool:
+        """In the wolves' camp: a wolf card, or the wild child after his model died."""
+        role = self.roles.get(seat)
+        return role in WOLF_CARDS or (role is Role.WILD_CHILD and self.wild_turned)
+
+    def has_power(self, role: Role) -> bool:
+        """A good role keeps its power until the elder is killed by the village."""
+        return not (self.powers_lost and role not in WOLF_CARDS and role is not Role.PIPER)
+
+    def lovers_camp(self) -> frozenset[int]:
+        """人狼恋: one wolf and one non-wolf lover, with 丘比特, form their own camp."""
+        if self.lovers is None:
+            return frozenset()
+        a, b = self.lovers
+        if self.is_wolf(a) == self.is_wolf(b):
+            return frozenset()
+        camp = {a, b}
+        if self.cupid_seat is not None:
+            camp.add(self.cupid_seat)
+        return frozenset(camp)
+
+    def in_play(self) -> Counter[Role]:
+        """Cards held by players: the deck less the two the thief left face down."""
+        counts = Counter(self.deck)
+        counts.subtract(Counter(self.buried))
+        return +counts
+
+    def exile_voters(self) -> tuple[int, ...]:
+        voters = [s for s in sorted(self.alive) if not (self.idiot_revealed and self.roles.get(s) is Role.IDIOT)]
+        if self.scapegoat_voters is not None:
+            voters = [s for s in voters if s in self.scapegoat_voters]
+        return tuple(voters)
+
+    def vote_weight(self, seat: int) -> float:
+        return self.rules.sheriff_weight if seat == self.sheriff else 1.0
+
+    def groups_at_start(self) -> tuple[bool, bool]:
+        """Whether the game had any 神 and any 民 (屠边 only counts a side that existed)."""
+        roles = set(self.roles.values())
+        return bool(roles & GODS), bool(roles & FOLK) or Role.WILD_CHILD in roles
+
+
+# ---- handlers: one per event type that changes the state ------------------------------------------------
+
+def _started(s: State, e: ev.GameStarted) -> None:
+    s.players, s.deck, s.rules = e.players, e.deck, e.rules
+    s.alive = set(range(1, e.players + 1))
+
+
+def _night(s: State, e: ev.NightFell) -> None:
+    s.night = e.night
+    s.tonight = Tonight()
+    s.curse = None  # a curse counts in the vote of the day after it was laid, then never again
+
+
+def _identified(s: State, e: ev.RoleIdentified) -> None:
+    for seat in e.seats:
+        s.roles[seat] = e.role
+
+
+def _villagers(s: State, e: ev.VillagersIdentified) -> None:
+    for seat in e.seats:
+        s.roles[seat] = Role.VILLAGER
+
+
+def _thief_cards(s: State, e: ev.ThiefCardsNamed) -> None:
+    s.buried = e.cards
+
+
+def _thief_took(s: State, e: ev.ThiefTookCard) -> None:
+    s.thief_seat = e.seat
+    if e.role is None:
+        s.roles[e.seat] = Role.VILLAGER
+        return
+    s.roles[e.seat] = e.role
+    left = list(s.buried)
+    left.remove(e.role)
+    s.buried = (left[0], Role.THIEF)
+
+
+def _lovers(s: State, e: ev.LoversLinked) -> None:
+    s.lovers = e.seats
+
+
+def _model(s: State, e: ev.ModelChosen) -> None:
+    s.model = e.seat
+
+
+def _guard(s: State, e: ev.GuardProtected) -> None:
+    s.tonight.protected = e.seat
+    s.guard_last = e.seat
+
+
+def _victim(s: State, e: ev.WolvesChoseVictim) -> None:
+    s.tonight.victim = e.seat
+
+
+def _beauty(s: State, e: ev.WolfBeautyCharmed) -> None:
+    s.beauty_charm = e.seat
+
+
+def _saved(s: State, e: ev.WitchSaved) -> None:
+    s.tonight.saved = e.seat
+    s.antidote = False
+
+
+def _poisoned(s: State, e: ev.WitchPoisoned) -> None:
+    s.tonight.poisoned = e.seat
+    s.poison = False
+
+
+def _cursed(s: State, e: ev.RavenCursed) -> None:
+    s.curse = e.seat
+    s.raven_last = e.seat
+
+
+def _piper(s: State, e: ev.PiperCharmed) -> None:
+    s.charmed.update(e.seats)
+
+
+def _resolved(s: State, e: ev.NightResolved) -> None:
+    s.pending = e.deaths
+    if e.elder_survived:
+        s.elder_lives -= 1
+
+
+def _day(s: State, e: ev.DayBroke) -> None:
+    s.day = e.day
+
+
+def _raised(s: State, e: ev.CandidatesRaised) -> None:
+    s.candidates = e.seats
+    s.ran = frozenset(e.seats)
+
+
+def _withdrew(s: State, e: ev.CandidatesWithdrew) -> None:
+    s.candidates = tuple(c for c in s.candidates if c not in e.seats)
+
+
+def _elected(s: State, e: ev.SheriffElected) -> None:
+    s.sheriff = e.seat
+    s.election_done = True
+
+
+def _no_sheriff(s: State, e: ev.NoSheriff) -> None:
+    s.election_done = True
+    if e.reason == "badge_lost":
+        s.badge_gone = True
+
+
+def _postponed(s: State, e: ev.ElectionPostponed) -> None:
+    s.election_explosions += 1
+
+
+def _announced(s: State, e: ev.DeathsAnnounced) -> None:
+    s.pending = ()
+
+
+def _died(s: State, e: ev.PlayerDied) -> None:
+    s.alive.discard(e.seat)
+    s.deaths[e.seat] = (e.cause, e.when)
+    s.last_death = e.seat
+    s.charmed.discard(e.seat)
+
+
+def _turned(s: State, e: ev.WildChildTurned) -> None:
+    s.wild_turned = True
+
+
+def _powers(s: State, e: ev.VillagePowersLost) -> None:
+    s.powers_lost = True
+
+
+def _badge(s: State, e: ev.BadgePassed) -> None:
+    s.sheriff = e.to_seat
+    if e.to_seat is None:
+        s.badge_gone = True
+
+
+def _vote_called(s: State, e: ev.VoteCalled) -> None:
+    if e.kind == "vote.exile":
+        s.scapegoat_voters = None  # the scapegoat's choice holds for one exile vote
+
+
+def _revealed(s: State, e: ev.IdiotRevealed) -> None:
+    s.idiot_revealed = True
+
+
+def _scapegoat(s: State, e: ev.ScapegoatChoseVoters) -> None:
+    s.scapegoat_voters = e.voters
+
+
+def _ended(s: State, e: ev.GameEnded) -> None:
+    s.winner = e.winner
+
+
+_HANDLERS: dict[type, Callable[[State, Any], None]] = {
+    ev.GameStarted: _started,
+    ev.NightFell: _night,
+    ev.RoleIdentified: _identified,
+    ev.VillagersIdentified: _villagers,
+    ev.ThiefCardsNamed: _thief_cards,
+    ev.ThiefTookCard: _thief_took,
+    ev.LoversLinked: _lovers,
+    ev.ModelChosen: _model,
+    ev.GuardProtected: _guard,
+    ev.WolvesChoseVictim: _victim,
+    ev.WolfBeautyCharmed: _beauty,
+    ev.WitchSaved: _saved,
+    ev.WitchPoisoned: _poisoned,
+    ev.RavenCursed: _cursed,
+    ev.PiperCharmed: _piper,
+    ev.NightResolved: _resolved,
+    ev.DayBroke: _day,
+    ev.CandidatesRaised: _raised,
+    ev.CandidatesWithdrew: _withdrew,
+    ev.SheriffElected: _elected,
+    ev.NoSheriff: _no_sheriff,
+    ev.ElectionPostponed: _postponed,
+    ev.DeathsAnnounced: _announced,
+    ev.PlayerDied: _died,
+    ev.WildChildTurned: _turned,
+    ev.VillagePowersLost: _powers,
+    ev.BadgePassed: _badge,
+    ev.VoteCalled: _vote_called,
+    ev.IdiotRevealed: _revealed,
+    ev.ScapegoatChoseVoters: _scapegoat,
+    ev.GameEnded: _ended,
+}

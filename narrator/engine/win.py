@@ -1,0 +1,52 @@
+"""Who has won, checked after every batch of deaths once every pending death skill is resolved."""
+
+from __future__ import annotations
+
+from collections.abc import Set
+
+from narrator.engine.roles import FOLK, GODS, Camp, Role
+from narrator.engine.state import State
+
+
+def wolves_condition(s: State, alive: Set[int]) -> bool:
+    """The wolves' condition (屠边 / 屠城 / parity) over `alive`; the 人狼恋 pair must be dead in every mode."""
+    lovers = s.lovers_camp()
+    if lovers and s.lovers is not None and any(x in alive for x in s.lovers):
+        return False
+    wolves = [x for x in alive if s.is_wolf(x) and x not in lovers]
+    if not wolves:
+        return False
+    others = [x for x in alive if not s.is_wolf(x) and x not in lovers and s.roles.get(x) is not Role.PIPER]
+    mode = s.rules.win
+    if mode == "parity":
+        return len(wolves) >= len(others)
+    if mode == "city":
+        return not others
+    had_gods, had_folk = s.groups_at_start()
+    gods = [x for x in others if s.roles.get(x) in GODS]
+    folk = [x for x in others if s.roles.get(x) in FOLK or s.roles.get(x) is Role.WILD_CHILD]
+    return (had_gods and not gods) or (had_folk and not folk) or not others
+
+
+def winner(s: State, alive: Set[int] | None = None) -> Camp | None:
+    """The winning camp, or None while the game goes on. When one batch meets several camps' conditions,
+    the wolves win (`wolf_kill_first`); with the switch off the good side does."""
+    alive = s.alive if alive is None else alive
+    met: list[Camp] = []
+    if wolves_condition(s, alive):
+        met.append(Camp.WOLVES)
+    lovers = s.lovers_camp()
+    lovers_alive = bool(lovers) and any(x in alive for x in lovers if x != s.cupid_seat)
+    if lovers_alive and all(x in lovers for x in alive):
+        met.append(Camp.LOVERS)
+    piper = s.living_seat_of(Role.PIPER)
+    if piper is not None and piper in alive and all(x == piper or x in s.charmed for x in alive):
+        met.append(Camp.PIPER)
+    wolves_alive = any(s.is_wolf(x) for x in alive)
+    if not wolves_alive and not lovers_alive:
+        met.append(Camp.GOOD)
+    if not met:
+        return None
+    if not s.rules.wolf_kill_first and Camp.GOOD in met:
+        return Camp.GOOD
+    return met[0]

@@ -1,0 +1,126 @@
+"""A host who knows the deal and answers every prompt at random but legally: for property tests,
+benchmarks and the demo. It answers identification prompts truthfully from the deal."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from narrator.engine.answers import (
+    Answer,
+    Ballots,
+    Cards,
+    Direction,
+    Pass,
+    Seats,
+    SelfExplode,
+    TakeCard,
+    VoteResult,
+    YesNo,
+)
+from narrator.engine.game import Game
+from narrator.engine.prompts import Prompt
+from narrator.engine.roles import WOLF_CARDS, Role
+from narrator.engine.rules import Setup
+
+
+@dataclass
+class Deal:
+    """Who holds which card: seat → role, and the thief's two face-down cards."""
+
+    seats: dict[int, Role]
+    buried: tuple[Role, ...] = ()
+
+    @classmethod
+    def shuffle(cls, setup: Setup, rng: random.Random) -> Deal:
+        cards = list(setup.deck)
+        rng.shuffle(cards)
+        n = setup.players
+        return cls({i + 1: cards[i] for i in range(n)}, tuple(cards[n:]))
+
+    @classmethod
+    def from_list(cls, setup: Setup, seats: list[Role]) -> Deal:
+        """A deal given seat by seat; with a thief the two cards left over are the buried ones."""
+        left = list(setup.deck)
+        for r in seats:
+            left.remove(r)
+        return cls({i + 1: r for i, r in enumerate(seats)}, tuple(left))
+
+
+@dataclass
+class AutoHost:
+    deal: Deal
+    rng: random.Random
+    explode_chance: float = 0.01
+    held: dict[int, Role] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.held = dict(self.deal.seats)
+
+    def identify(self, role: Role) -> Seats:
+        return Seats(tuple(s for s, r in sorted(self.held.items()) if r is role))
+
+    def propose(self, game: Game, prompt: Prompt) -> Answer:
+        rng = self.rng
+        kind = prompt.kind
+        if kind.endswith(".identify"):
+            return self.identify(Role(kind.removesuffix(".identify")))
+        if kind == "thief.cards":
+            return Cards(self.deal.buried)
+        if kind == "thief.choose":
+            cards = prompt.info["cards"]
+            wolves = [c for c in cards if c in WOLF_CARDS]
+            pick: Role | None = rng.choice(wolves) if wolves else rng.choice([*cards, None])
+            return TakeCard(pick)
+        accepts = prompt.accepts
+        if Seats in accepts:
+            lo, hi = prompt.min_seats, min(prompt.max_seats, len(prompt.seats))
+            k = rng.randint(lo, hi) if hi <= 2 else rng.randint(lo, min(hi, lo + 3))
+            return Seats(tuple(rng.sample(prompt.seats, k)))
+        if YesNo in accepts:
+            return YesNo(rng.random() < 0.5)
+        if Pass in accepts:
+            if SelfExplode in accepts and rng.random() < self.explode_chance:
+                wolves = [s for s in game.state.alive if game.state.is_wolf(s)]
+                if wolves:
+                    return SelfExplode(rng.choice(wolves))
+            return Pass()
+        if Ballots in accepts:
+            voters = prompt.info["voters"]
+            targets = prompt.seats
+            votes = tuple((v, rng.choice(targets)) for v in voters if rng.random() < 0.9)
+            return Ballots(votes)
+        if Direction in accepts:
+            return Direction(rng.choice(("left", "right")))
+        raise AssertionError(f"no way to answer {kind}")
+
+    def answer(self, game: Game, prompt: Prompt) -> Answer:
+        """A legal answer: random proposals until one is accepted by the prompt's own check."""
+        for _ in range(50):
+            answer = self.propose(game, prompt)
+            if prompt.refuse(answer) is None:
+                if isinstance(answer, TakeCard) and game.state.thief_seat is None:
+                    seat = game.state.seat_of(Role.THIEF)
+                    if seat is not None and answer.role is not None:
+                        self.held[seat] = answer.role
+                    elif seat is not None:
+                        self.held[seat] = Role.VILLAGER
+                return answer
+        if Ballots in prompt.accepts:
+            return VoteResult(None)
+        if Seats in prompt.accepts and prompt.min_seats == 0:
+            return Seats(())
+        raise AssertionError(f"no legal answer found for {prompt.kind}: {prompt}")
+
+
+def play_random(setup: Setup, seed: int, *, max_answers: int = 5000) -> Game:
+    """One complete game with a random deal and random legal answers."""
+    rng = random.Random(seed)
+    host = AutoHost(Deal.shuffle(setup, rng), rng)
+    game = Game(setup, seed)
+    for _ in range(max_answers):
+        prompt = game.prompt
+        if prompt is None:
+            return game
+        game.answer(host.answer(game, prompt))
+    raise RuntimeError(f"game {seed} did not end after {max_answers} answers")
