@@ -7,6 +7,7 @@ from collections import Counter
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Cards, Seats, TakeCard, YesNo
 from narrator.engine.base import FlowBase, Flowing
+from narrator.engine.events import Cause
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import WOLF_CARDS, Role
 from narrator.engine.rules import FIRST_NIGHT_ONLY, STEP_CARD
@@ -30,6 +31,31 @@ class Night(FlowBase):
         if n == 1:
             rest = tuple(x for x in range(1, self.s.players + 1) if x not in self.s.roles)
             self.emit(ev.VillagersIdentified(rest))
+        self.resolve_night()
+
+    def resolve_night(self) -> None:
+        """Dawn: who dies of the wolves' kill and the poison (the lovers follow when announced)."""
+        s, t = self.s, self.s.tonight
+        deaths: dict[int, Cause] = {}
+        elder_survived = False
+        victim = t.victim
+        if victim is not None:
+            role = s.roles.get(victim)
+            guarded = t.protected == victim and (
+                role is not Role.LITTLE_GIRL or self.rules.guard_protects_little_girl
+            )
+            saved = t.saved == victim
+            if guarded and saved:
+                dies = self.rules.guard_and_save == "dies"  # 同守同救
+            else:
+                dies = not (guarded or saved)
+            if dies and role is Role.ELDER and s.elder_lives > 1:
+                dies, elder_survived = False, True
+            if dies:
+                deaths[victim] = "wolves"
+        if t.poisoned is not None:
+            deaths[t.poisoned] = "poison"  # a poisoned hunter cannot shoot, even if the wolves bit him too
+        self.emit(ev.NightResolved(tuple(sorted(deaths.items())), elder_survived))
 
     # ---- identification (night 1) -------------------------------------------------------------------
 

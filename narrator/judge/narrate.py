@@ -1,0 +1,210 @@
+"""From the engine's events and prompts to the judge's lines.
+
+Public lines ("all") are computed only from public facts: the step being called, the night number, what
+was announced. Everything secret (identifications, the victim, a check's result) goes to the host.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from narrator.engine import events as ev
+from narrator.engine.prompts import Prompt
+from narrator.engine.state import State
+from narrator.judge.lines import Line
+from narrator.judge.script import Pieces, Script, Seat, seats
+
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def event_key(event: ev.Event) -> str:
+    return _CAMEL.sub("_", type(event).__name__).lower()
+
+
+class Judge:
+    def __init__(self, script: Script | None = None) -> None:
+        self.script = script or Script()
+
+    # ---- events ----------------------------------------------------------------------------------------
+
+    def event_lines(self, event: ev.Event, state: State) -> list[Line]:
+        special = getattr(self, "_" + event_key(event), None)
+        if special is not None:
+            result: list[Line] = special(event, state)
+            return result
+        key = event_key(event)
+        if not self.script.has("events", key):
+            return []
+        return [self._ev(key, event)]
+
+    def _ev(self, key: str, event: ev.Event | None = None, **values: Any) -> Line:
+        if event is not None:
+            for name in ("seat", "seats", "target", "shooter", "king"):
+                value = getattr(event, name, None)
+                if name not in values and value is not None:
+                    values[name] = seats(value) if isinstance(value, tuple) else Seat(value)
+        return self.script.line("events", key, **values)
+
+    def _game_started(self, e: ev.GameStarted, s: State) -> list[Line]:
+        return [self._ev("game_started", count=self.script.seat(e.players).removesuffix(self.script.seat_suffix))]
+
+    def _night_fell(self, e: ev.NightFell, s: State) -> list[Line]:
+        return [self._ev("night_fell.first" if e.night == 1 else "night_fell")]
+
+    def _step_opened(self, e: ev.StepOpened, s: State) -> list[Line]:
+        entry = self.script.data["steps"][e.step]
+        ask = "ask_first" if e.night == 1 and "ask_first" in entry else "ask"
+        return [self._step(e.step, "open"), self._step(e.step, ask)]
+
+    def _step_closed(self, e: ev.StepClosed, s: State) -> list[Line]:
+        return [self._step(e.step, "close")]
+
+    def _step(self, step: str, part: str) -> Line:
+        return self.script.step_line(step, part)
+
+    def _role_identified(self, e: ev.RoleIdentified, s: State) -> list[Line]:
+        return [self._ev("role_identified", e, role=self.script.role(e.role.value))]
+
+    def _villagers_identified(self, e: ev.VillagersIdentified, s: State) -> list[Line]:
+        return [self._ev("villagers_identified" if e.seats else "villagers_identified.none", e)]
+
+    def _thief_cards_named(self, e: ev.ThiefCardsNamed, s: State) -> list[Line]:
+        a, b = (self.script.role(c.value) for c in e.cards)
+        return [self._ev("thief_cards_named", a=a, b=b)]
+
+    def _thief_took_card(self, e: ev.ThiefTookCard, s: State) -> list[Line]:
+        if e.role is None:
+            return [self._ev("thief_took_card.kept", e)]
+        return [self._ev("thief_took_card", e, role=self.script.role(e.role.value))]
+
+    def _lovers_linked(self, e: ev.LoversLinked, s: State) -> list[Line]:
+        return [self._ev("lovers_linked", a=Seat(e.seats[0]), b=Seat(e.seats[1]))]
+
+    def _optional(self, key: str, e: Any) -> list[Line]:
+        return [self._ev(key if e.seat is not None else key + ".none", e)]
+
+    def _guard_protected(self, e: ev.GuardProtected, s: State) -> list[Line]:
+        return self._optional("guard_protected", e)
+
+    def _wolves_chose_victim(self, e: ev.WolvesChoseVictim, s: State) -> list[Line]:
+        return self._optional("wolves_chose_victim", e)
+
+    def _wolf_beauty_charmed(self, e: ev.WolfBeautyCharmed, s: State) -> list[Line]:
+        return self._optional("wolf_beauty_charmed", e)
+
+    def _witch_told_victim(self, e: ev.WitchToldVictim, s: State) -> list[Line]:
+        return self._optional("witch_told_victim", e)
+
+    def _raven_cursed(self, e: ev.RavenCursed, s: State) -> list[Line]:
+        return self._optional("raven_cursed", e)
+
+    def _seer_checked(self, e: ev.SeerChecked, s: State) -> list[Line]:
+        if e.result is None:
+            return [self._ev("seer_checked.unknown", e)]
+        return [self._ev("seer_checked", e, result=self.script.seer_result(e.result))]
+
+    def _shoot_status_told(self, e: ev.ShootStatusTold, s: State) -> list[Line]:
+        return [self._ev("shoot_status_told" if e.can_shoot else "shoot_status_told.no", e)]
+
+    def _night_resolved(self, e: ev.NightResolved, s: State) -> list[Line]:
+        dead = tuple(sorted(x for x, _ in e.deaths))
+        out = [self._ev("night_resolved" if dead else "night_resolved.none", seats=seats(dead))]
+        if e.elder_survived:
+            out.append(self._ev("night_resolved.elder"))
+        return out
+
+    def _election_opened(self, e: ev.ElectionOpened, s: State) -> list[Line]:
+        return [self._ev("election_opened.again" if s.election_explosions else "election_opened")]
+
+    def _candidates_raised(self, e: ev.CandidatesRaised, s: State) -> list[Line]:
+        return [self._ev("candidates_raised" if e.seats else "candidates_raised.none", e)]
+
+    def _candidates_withdrew(self, e: ev.CandidatesWithdrew, s: State) -> list[Line]:
+        return [self._ev("candidates_withdrew" if e.seats else "candidates_withdrew.none", e)]
+
+    def _votes_counted(self, e: ev.VotesCounted, s: State) -> list[Line]:
+        if not e.tally:
+            return [self._ev("votes_counted.none")]
+        by_target: dict[int, list[int]] = {}
+        for voter, target in e.ballots:
+            by_target.setdefault(target, []).append(voter)
+        parts: list[Any] = []
+        sc = self.script
+        for target, amount in sorted(e.tally, key=lambda t: (-t[1], t[0])):
+            voters = by_target.get(target, [])
+            parts.append(f"{'，' if parts else ''}")
+            parts.extend([*seats(voters), "投" if voters else "", Seat(target), sc.votes(amount)])
+        flat = [p for p in parts if p != ""]
+        return [self._ev("votes_counted", breakdown=Pieces(flat))]
+
+    def _no_sheriff(self, e: ev.NoSheriff, s: State) -> list[Line]:
+        return [self._ev(f"no_sheriff.{e.reason}")]
+
+    def _deaths_announced(self, e: ev.DeathsAnnounced, s: State) -> list[Line]:
+        return [self._ev("deaths_announced" if e.seats else "deaths_announced.none", e)]
+
+    def _player_died(self, e: ev.PlayerDied, s: State) -> list[Line]:
+        out = []
+        if e.when.startswith("day") and e.cause in ("lover", "charm", "elder"):
+            out.append(self._ev(f"player_died.{e.cause}", e))
+        role = s.roles.get(e.seat)
+        if s.rules.reveal_on_death == "role" and role is not None:
+            out.append(self._ev("player_died.role", e, role=self.script.role(role.value)))
+        return out
+
+    def _hunter_shot(self, e: ev.HunterShot, s: State) -> list[Line]:
+        return [self._ev("hunter_shot" if e.target is not None else "hunter_shot.none", e)]
+
+    def _wolf_king_took(self, e: ev.WolfKingTook, s: State) -> list[Line]:
+        return [self._ev("wolf_king_took" if e.target is not None else "wolf_king_took.none", e)]
+
+    def _badge_passed(self, e: ev.BadgePassed, s: State) -> list[Line]:
+        if e.to_seat is None:
+            return [self._ev("badge_passed.torn", **{"from": Seat(e.from_seat)})]
+        return [self._ev("badge_passed", to=Seat(e.to_seat))]
+
+    def _speeches_ordered(self, e: ev.SpeechesOrdered, s: State) -> list[Line]:
+        first = Seat(e.order[0]) if e.order else Seat(1)
+        if e.pk:
+            return [self._ev("speeches_ordered.pk", seats=seats(e.order))]
+        if e.direction is not None:
+            return [self._ev(f"speeches_ordered.{e.direction}", first=first)]
+        if s.day and not s.election_done:
+            return [self._ev("speeches_ordered.election", first=first)]
+        return [self._ev("speeches_ordered", first=first)]
+
+    def _speech_ended(self, e: ev.SpeechEnded, s: State) -> list[Line]:
+        return []
+
+    def _vote_called(self, e: ev.VoteCalled, s: State) -> list[Line]:
+        return []  # the vote prompt's own line calls the vote
+
+    def _no_exile(self, e: ev.NoExile, s: State) -> list[Line]:
+        return [self._ev(f"no_exile.{e.reason}")]
+
+    def _game_ended(self, e: ev.GameEnded, s: State) -> list[Line]:
+        out = [self._ev("game_ended", winner=self.script.camp(e.winner.value))]
+        for seat, role in e.roles:
+            out.append(self._ev("game_ended.role", seat=Seat(seat), role=self.script.role(role.value)))
+        return out
+
+    # ---- prompts ---------------------------------------------------------------------------------------
+
+    def prompt_lines(self, prompt: Prompt, state: State) -> list[Line]:
+        kind = prompt.kind
+        values: dict[str, Any] = {}
+        if prompt.actor is not None:
+            values["seat"] = Seat(prompt.actor)
+        if kind.endswith(".identify"):
+            assert prompt.role is not None
+            values.update(role=self.script.role(prompt.role.value),
+                          n=self.script.seat(prompt.min_seats).removesuffix(self.script.seat_suffix))
+            return [self.script.line("prompts", "identify", **values)]
+        if kind == "witch.save":
+            values["seat"] = Seat(int(prompt.info["victim"]))
+        if kind == "piper.charm":
+            values["n"] = self.script.seat(prompt.min_seats).removesuffix(self.script.seat_suffix)
+        if kind == "pk.vote":
+            values["seats"] = seats(prompt.seats)
+        return [self.script.line("prompts", kind, **values)]

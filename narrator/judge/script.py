@@ -1,0 +1,162 @@
+"""The judge's script: the catalogue in narrator/data/script.<lang>.yaml, and seat phrases."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from narrator.judge.lines import Line
+
+LANGS = ("zh-Hans", "zh-Hant")
+_DIGITS = "零一二三四五六七八九"
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def chinese_number(n: int) -> str:
+    """1 → 一, 10 → 十, 12 → 十二, 20 → 二十 (seats and vote counts stay below 100)."""
+    if n < 10:
+        return _DIGITS[n]
+    tens, ones = divmod(n, 10)
+    return ("" if tens == 1 else _DIGITS[tens]) + "十" + (_DIGITS[ones] if ones else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    text: str
+    to: str = "all"
+    pause: str = "short"
+    cue: str | None = None
+    bed: str | None = None
+
+
+class Script:
+    """One language's catalogue. `line(section, key, **values)` renders a Line with its pieces."""
+
+    def __init__(self, lang: str = "zh-Hans") -> None:
+        if lang not in LANGS:
+            raise ValueError(f"unknown script {lang!r}; choose one of {', '.join(LANGS)}")
+        self.lang = lang
+        self.data = _load(lang)
+        names = self.data["names"]
+        self.seat_suffix: str = names["seat_suffix"]
+        self.joiner: str = names["list_joiner"]
+
+    def entry(self, section: str, key: str) -> Entry:
+        raw = self.data[section][key]
+        return Entry(text=raw) if isinstance(raw, str) else Entry(**raw)
+
+    def has(self, section: str, key: str) -> bool:
+        return key in self.data.get(section, {})
+
+    def keys(self, section: str) -> list[str]:
+        return list(self.data[section])
+
+    def seat(self, seat: int) -> str:
+        return chinese_number(seat) + self.seat_suffix
+
+    def role(self, slug: str) -> str:
+        return str(self.data["names"]["roles"][slug])
+
+    def camp(self, slug: str) -> str:
+        return str(self.data["names"]["camps"][slug])
+
+    def seer_result(self, slug: str) -> str:
+        results = self.data["names"]["seer_results"]
+        return str(results[slug]) if slug in results else self.role(slug)
+
+    def votes(self, amount: float) -> str:
+        whole = int(amount)
+        text = chinese_number(whole)
+        if amount != whole:
+            text += self.data["names"]["point"] + chinese_number(round((amount - whole) * 10))
+        return text + self.data["names"]["votes_unit"]
+
+    def line(self, section: str, key: str, **values: Any) -> Line:
+        return self.render(self.entry(section, key), f"{section}.{key}", **values)
+
+    def step_line(self, step: str, part: str) -> Line:
+        raw = self.data["steps"][step][part]
+        entry = Entry(text=raw) if isinstance(raw, str) else Entry(**raw)
+        return self.render(entry, f"steps.{step}.{part}")
+
+    def render(self, entry: Entry, key: str, **values: Any) -> Line:
+        pieces: list[str] = []
+        pos = 0
+        for m in _PLACEHOLDER.finditer(entry.text):
+            if m.start() > pos:
+                pieces.append(entry.text[pos : m.start()])
+            pieces.extend(self._render(values[m[1]]))
+            pos = m.end()
+        if pos < len(entry.text):
+            pieces.append(entry.text[pos:])
+        return Line(
+            text="".join(pieces), to="host" if entry.to == "host" else "all", pieces=tuple(pieces),
+            key=key, pause=entry.pause, cue=entry.cue, bed=entry.bed,
+        )
+
+    def _render(self, value: Any) -> list[str]:
+        """Seats become seat phrases (one piece each, so each is cached once); text stays as it is."""
+        if isinstance(value, Seat):
+            return [self.seat(value.n)]
+        if isinstance(value, Pieces):
+            return [p for v in value for p in self._render(v)]
+        if isinstance(value, tuple | list):
+            out: list[str] = []
+            for i, v in enumerate(value):
+                if i:
+                    out.append(self.joiner)
+                out.extend(self._render(v))
+            return out
+        return [str(value)]
+
+    def fixed_pieces(self, max_seat: int = 18) -> list[str]:
+        """Every piece a game can need that does not depend on the game: for pre-rendering the voice."""
+        pieces: set[str] = set()
+        for section in ("steps", "events", "prompts", "timer"):
+            for value in self.data[section].values():
+                for raw in _texts(value):
+                    pieces.update(p for p in _PLACEHOLDER.split(raw)[::2] if p)
+        pieces.update(self.seat(n) for n in range(1, max_seat + 1))
+        names = self.data["names"]
+        for group in ("roles", "camps", "seer_results"):
+            pieces.update(str(v) for v in names[group].values())
+        pieces.update(self.votes(x / 2) for x in range(0, 2 * max_seat + 8))
+        pieces.add(self.joiner)
+        return sorted(pieces)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    n: int
+
+
+class Pieces(tuple[Any, ...]):
+    """Seats and words for one placeholder, joined as they are (no list joiner)."""
+
+
+def seats(values: Iterable[int]) -> tuple[Seat, ...]:
+    return tuple(Seat(v) for v in values)
+
+
+def _texts(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        if "text" in value:
+            yield str(value["text"])
+        else:
+            for v in value.values():
+                yield from _texts(v)
+
+
+@cache
+def _load(lang: str) -> dict[str, Any]:
+    text = resources.files("narrator.data").joinpath(f"script.{lang}.yaml").read_text(encoding="utf-8")
+    data: dict[str, Any] = yaml.safe_load(text)
+    return data
