@@ -134,7 +134,7 @@ class Judge:
         for target, amount in sorted(e.tally, key=lambda t: (-t[1], t[0])):
             voters = by_target.get(target, [])
             parts.append(f"{'，' if parts else ''}")
-            parts.extend([*seats(voters), "投" if voters else "", Seat(target), sc.votes(amount)])
+            parts.extend([seats(voters) if voters else "", "投" if voters else "", Seat(target), sc.votes(amount)])
         flat = [p for p in parts if p != ""]
         return [self._ev("votes_counted", breakdown=Pieces(flat))]
 

@@ -1,0 +1,270 @@
+"""Scenario files: a set-up, the host's words in order, and what must have happened.
+
+    preset: 12人预女猎白            # or roles: {狼人: 4, 村民: 4, ...}
+    rules: {witch_self_save: first_night}
+    seats: [狼人, 村民, 预言家, ...]  # the deal, seat 1..N; omitted: a random deal from `seed`
+    seed: 7
+    answers:                         # [prompt kind, the host's words] (+ {refused: "part of the reason"})
+      - [wolves.kill, 七号]
+    expect: {winner: good, deaths: {night1: [], day1: [7]}}
+
+Identification prompts, the thief's face-down cards, speeches and last words are answered from the deal
+("过") unless the next answer names that kind. docs/scenarios.md documents every kind and expectation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from narrator.engine import events as ev
+from narrator.engine.answers import Answer, Cards, Pass, TakeCard
+from narrator.engine.game import Game, Rejected
+from narrator.engine.roles import Role, role_named
+from narrator.engine.rules import Setup, SetupError
+from narrator.engine.state import State
+from narrator.hostwords import NotUnderstood, parse
+from narrator.judge.lines import Line
+from narrator.judge.narrate import Judge
+from narrator.presets import make_setup
+from narrator.sim.autohost import AutoHost, Deal
+
+AUTO_KINDS = ("speech.end", "last_words.end", "thief.cards")
+EXPECT_KEYS = {"winner", "deaths", "alive", "sheriff", "says", "never_says", "awaiting", "lines_to_host"}
+
+
+class ScenarioError(ValueError):
+    """The scenario itself is wrong (exit 2)."""
+
+
+@dataclass
+class Scenario:
+    setup: Setup
+    deal: Deal
+    seed: int
+    answers: list[tuple[str, str, dict[str, Any]]]
+    expect: dict[str, Any]
+    name: str = ""
+
+    @classmethod
+    def load(cls, path: Path) -> Scenario:
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError) as exc:
+            raise ScenarioError(f"cannot read {path}: {exc}") from exc
+        return cls.from_dict(data, name=path.stem)
+
+    @classmethod
+    def from_dict(cls, data: Any, name: str = "") -> Scenario:
+        if not isinstance(data, dict):
+            raise ScenarioError("a scenario is a mapping with preset/roles, answers and expect")
+        unknown = set(data) - {"preset", "roles", "rules", "seats", "seed", "answers", "expect", "title", "notes"}
+        if unknown:
+            raise ScenarioError(f"unknown scenario keys: {', '.join(sorted(unknown))}")
+        try:
+            setup = make_setup(data.get("preset"), data.get("roles"), data.get("rules"))
+        except SetupError as exc:
+            raise ScenarioError(f"invalid set-up: {exc}") from exc
+        seed = int(data.get("seed", 0))
+        deal = _deal(setup, data.get("seats"), seed)
+        answers = []
+        for i, item in enumerate(data.get("answers") or []):
+            if not isinstance(item, list) or len(item) not in (2, 3) or not isinstance(item[0], str):
+                raise ScenarioError(f"answer {i + 1} must be [kind, words] or [kind, words, {{refused: ...}}]")
+            extra = item[2] if len(item) == 3 else {}
+            if not isinstance(extra, dict) or set(extra) - {"refused"}:
+                raise ScenarioError(f"answer {i + 1}: the third item may only hold `refused`")
+            answers.append((item[0], str(item[1]), extra))
+        expect = data.get("expect") or {}
+        if not isinstance(expect, dict) or set(expect) - EXPECT_KEYS:
+            raise ScenarioError(f"expect takes: {', '.join(sorted(EXPECT_KEYS))}")
+        return cls(setup, deal, seed, answers, expect, name)
+
+
+def _deal(setup: Setup, seats: Any, seed: int) -> Deal:
+    if seats is None:
+        return Deal.shuffle(setup, random.Random(seed))
+    if not isinstance(seats, list) or len(seats) != setup.players:
+        raise ScenarioError(f"seats must list {setup.players} cards, one per seat")
+    roles = []
+    for name in seats:
+        role = role_named(str(name))
+        if role is None:
+            raise ScenarioError(f"seats: unknown card {name!r}")
+        roles.append(role)
+    if Counter(roles) - Counter(setup.deck):
+        raise ScenarioError("seats hold cards that are not in the deck")
+    return Deal.from_list(setup, roles)
+
+
+@dataclass
+class Output:
+    """Everything a run produced, in order: lines said, events, and how it ended."""
+
+    lines: list[Line] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)
+    code: int = 0
+    message: str = ""
+
+
+@dataclass
+class Run:
+    scenario: Scenario
+    judge: Judge = field(default_factory=Judge)
+    on_line: Callable[[Line], None] | None = None
+    on_record: Callable[[dict[str, Any]], None] | None = None
+    out: Output = field(default_factory=Output)
+
+    def emit_line(self, line: Line) -> None:
+        if not line.text:
+            return
+        self.out.lines.append(line)
+        self.out.records.append({"say": line.text, "to": line.to})
+        if self.on_line:
+            self.on_line(line)
+        if self.on_record:
+            self.on_record(self.out.records[-1])
+
+    def record(self, item: dict[str, Any]) -> None:
+        self.out.records.append(item)
+        if self.on_record:
+            self.on_record(item)
+
+    def execute(self) -> Output:
+        sc = self.scenario
+        game = Game(sc.setup, sc.seed)
+        host = AutoHost(sc.deal, random.Random(sc.seed))
+        shadow = State()
+        seen = 0
+        queue = iter(sc.answers)
+        pending = next(queue, None)
+        while True:
+            for event in game.journal[seen:]:
+                shadow.apply(event)
+                for line in self.judge.event_lines(event, shadow):
+                    self.emit_line(line)
+                self.record(event_record(event))
+            seen = len(game.journal)
+            prompt = game.prompt
+            if prompt is None:
+                break
+            for line in self.judge.prompt_lines(prompt, shadow):
+                self.emit_line(line)
+            if pending is not None and pending[0] == prompt.kind:
+                kind, words, extra = pending
+                pending = next(queue, None)
+                try:
+                    answer: Answer = parse(words, prompt.accepts)
+                except NotUnderstood as exc:
+                    return self.fail(2, f"{kind}: cannot understand {words!r}: {exc.reason}")
+                result = game.answer(answer)
+                wanted = extra.get("refused")
+                if isinstance(result, Rejected):
+                    if wanted is None:
+                        return self.fail(2, f"{kind}: {words!r} was refused: {result.reason}")
+                    if str(wanted) not in result.reason:
+                        return self.fail(1, f"{kind}: refused for {result.reason!r}, expected {wanted!r}")
+                    self.record({"event": "refused", "kind": kind, "reason": result.reason})
+                elif wanted is not None:
+                    return self.fail(1, f"{kind}: {words!r} was accepted, expected it refused ({wanted})")
+                self._track_thief(host, answer, game)
+                continue
+            auto = self.auto_answer(host, game)
+            if auto is not None:
+                game.answer(auto)
+                continue
+            if pending is not None:
+                return self.fail(2, f"the scenario answers {pending[0]}, but the game asks {prompt.kind}")
+            if sc.expect.get("awaiting") == prompt.kind:
+                return self.check(game)
+            self.record({"event": "awaiting", "kind": prompt.kind})
+            return self.fail(3, f"answers ran out; the game asks {prompt.kind}")
+        if pending is not None:
+            return self.fail(2, f"the game ended but answers remain, next: {pending[0]}")
+        return self.check(game)
+
+    def auto_answer(self, host: AutoHost, game: Game) -> Answer | None:
+        prompt = game.prompt
+        assert prompt is not None
+        if prompt.kind.endswith(".identify"):
+            return host.identify(Role(prompt.kind.removesuffix(".identify")))
+        if prompt.kind == "thief.cards":
+            return Cards(self.scenario.deal.buried)
+        if prompt.kind in AUTO_KINDS:
+            return Pass()
+        return None
+
+    def _track_thief(self, host: AutoHost, answer: Answer, game: Game) -> None:
+        if isinstance(answer, TakeCard) and game.state.thief_seat is not None:
+            host.held[game.state.thief_seat] = game.state.roles[game.state.thief_seat]
+
+    def fail(self, code: int, message: str) -> Output:
+        self.out.code, self.out.message = code, message
+        return self.out
+
+    def check(self, game: Game) -> Output:
+        problems = list(check_expectations(self.scenario.expect, game, self.out.lines))
+        if problems:
+            return self.fail(1, "; ".join(problems))
+        return self.out
+
+
+def check_expectations(expect: dict[str, Any], game: Game, lines: list[Line]) -> Iterator[str]:
+    s = game.state
+    if "winner" in expect:
+        got = s.winner.value if s.winner else None
+        if got != expect["winner"]:
+            yield f"winner: expected {expect['winner']}, got {got}"
+    if "deaths" in expect:
+        by_when: dict[str, list[int]] = {}
+        for seat, (_, when) in s.deaths.items():
+            by_when.setdefault(when, []).append(seat)
+        for when, seats in (expect["deaths"] or {}).items():
+            got_seats = sorted(by_when.get(str(when), []))
+            if got_seats != sorted(seats or []):
+                yield f"deaths {when}: expected {sorted(seats or [])}, got {got_seats}"
+    if "alive" in expect and sorted(s.alive) != sorted(expect["alive"]):
+        yield f"alive: expected {sorted(expect['alive'])}, got {sorted(s.alive)}"
+    if "sheriff" in expect and s.sheriff != expect["sheriff"]:
+        yield f"sheriff: expected {expect['sheriff']}, got {s.sheriff}"
+    public = [x.text for x in lines if x.to == "all"]
+    private = [x.text for x in lines if x.to == "host"]
+    for text in expect.get("says") or []:
+        if not any(text in t for t in public):
+            yield f"the judge never said {text!r} to the table"
+    for text in expect.get("never_says") or []:
+        if any(text in t for t in public):
+            yield f"the judge said {text!r} to the table"
+    for text in expect.get("lines_to_host") or []:
+        if not any(text in t for t in private):
+            yield f"the host never heard {text!r}"
+
+
+def event_record(event: ev.Event) -> dict[str, Any]:
+    """An event as one JSON-able object: "died" and "game_over" by name, the rest by their snake name."""
+    if isinstance(event, ev.PlayerDied):
+        return {"event": "died", "seat": event.seat, "cause": event.cause, "when": event.when}
+    if isinstance(event, ev.GameEnded):
+        return {"event": "game_over", "winner": event.winner.value,
+                "roles": {str(seat): role.value for seat, role in event.roles}}
+    from narrator.judge.narrate import event_key
+
+    record: dict[str, Any] = {"event": event_key(event)}
+    for name in event.__dataclass_fields__:
+        value = getattr(event, name)
+        if isinstance(value, Role):
+            value = value.value
+        elif isinstance(value, tuple):
+            value = [v.value if isinstance(v, Role) else list(v) if isinstance(v, tuple) else v for v in value]
+        elif not isinstance(value, int | float | str | bool | type(None)):
+            continue
+        record[name] = value
+    if event.secret:
+        record["secret"] = True
+    return record
