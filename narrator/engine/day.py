@@ -42,7 +42,7 @@ class Day(Deaths, Votes):
                 for seat, cause in sorted(pending):
                     self.die(seat, cause, f"night{s.night}", [])
                 self.end_wolves()
-        batch = yield from self.resolve(pending, f"night{s.night}")  # type: ignore[arg-type]
+        batch = yield from self.resolve(pending, f"night{s.night}")
         yield from self.last_words(batch)
 
     def end_wolves(self) -> None:
@@ -121,7 +121,7 @@ class Day(Deaths, Votes):
             step = 1 if direction == "right" else -1
             n = s.players
             ring = [((sheriff - 1 + step * k) % n) + 1 for k in range(1, n)]
-            order = tuple(x for x in ring if x in s.alive) + (sheriff,)
+            order = (*tuple(x for x in ring if x in s.alive), sheriff)
         else:
             start = (s.last_death % s.players) + 1 if s.last_death else 1
             order = tuple(sorted(living, key=lambda x: (x - start) % s.players))

@@ -45,10 +45,8 @@ class Night(FlowBase):
                 role is not Role.LITTLE_GIRL or self.rules.guard_protects_little_girl
             )
             saved = t.saved == victim
-            if guarded and saved:
-                dies = self.rules.guard_and_save == "dies"  # 同守同救
-            else:
-                dies = not (guarded or saved)
+            # 同守同救: protected and saved the same night dies unless the house says otherwise.
+            dies = self.rules.guard_and_save == "dies" if guarded and saved else not (guarded or saved)
             if dies and role is Role.ELDER and s.elder_lives > 1:
                 dies, elder_survived = False, True
             if dies:

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Camp(str, Enum):
+class Camp(StrEnum):
     GOOD = "good"  # 好人阵营
     WOLVES = "wolves"  # 狼人阵营
     LOVERS = "lovers"  # 人狼恋 third camp
     PIPER = "piper"  # 乐师/吹笛者 plays alone
 
 
-class Role(str, Enum):
+class Role(StrEnum):
     """A card. The value is the stable slug used in prompt kinds and data files."""
 
     WEREWOLF = "wolves"  # 狼人

@@ -146,11 +146,12 @@ class Setup:
     rules: Rules = field(default_factory=Rules)
 
     @classmethod
-    def build(cls, roles: dict[Role, int] | list[Role], rules: Rules | None = None, players: int | None = None) -> Setup:
+    def build(
+        cls, roles: dict[Role, int] | list[Role], rules: Rules | None = None, players: int | None = None
+    ) -> Setup:
         """A checked set-up. `roles` counts the cards dealt to players; the thief's two extra villagers are
         added here. Raises SetupError with the reason."""
-        counts = Counter(roles) if isinstance(roles, list) else Counter(roles)
-        counts = +counts
+        counts = +Counter(roles)
         dealt = sum(counts.values())
         if players is not None and players != dealt:
             raise SetupError(f"牌数不对：{players}名玩家需要{players}张身份牌，现在有{dealt}张")

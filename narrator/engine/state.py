@@ -46,7 +46,7 @@ class State:
     antidote: bool = True
     poison: bool = True
     tonight: Tonight = field(default_factory=Tonight)
-    pending: tuple[tuple[int, str], ...] = ()
+    pending: tuple[tuple[int, ev.Cause], ...] = ()
     elder_lives: int = 2
     powers_lost: bool = False
     idiot_revealed: bool = False

@@ -161,7 +161,7 @@ class Judge:
 
     def _badge_passed(self, e: ev.BadgePassed, s: State) -> list[Line]:
         if e.to_seat is None:
-            return [self._ev("badge_passed.torn", **{"from": Seat(e.from_seat)})]
+            return [self.script.line("events", "badge_passed.torn", **{"from": Seat(e.from_seat)})]
         return [self._ev("badge_passed", to=Seat(e.to_seat))]
 
     def _speeches_ordered(self, e: ev.SpeechesOrdered, s: State) -> list[Line]:

@@ -74,8 +74,8 @@ class Script:
         whole = int(amount)
         text = chinese_number(whole)
         if amount != whole:
-            text += self.data["names"]["point"] + chinese_number(round((amount - whole) * 10))
-        return text + self.data["names"]["votes_unit"]
+            text += str(self.data["names"]["point"]) + chinese_number(round((amount - whole) * 10))
+        return text + str(self.data["names"]["votes_unit"])
 
     def line(self, section: str, key: str, **values: Any) -> Line:
         return self.render(self.entry(section, key), f"{section}.{key}", **values)
