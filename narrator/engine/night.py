@@ -21,6 +21,8 @@ class Night(FlowBase):
                 continue
             if n > 1 and step == "hunter" and not self.rules.tell_shoot_status:
                 continue
+            if n > 1 and not self.rules.call_dead_roles and not self.step_has_living_player(step):
+                continue  # the house accepts that silence tells the table this role is gone
             self.emit(ev.StepOpened(step, n))
             handler = getattr(self, "step_" + step, None)
             if handler is not None:
@@ -54,6 +56,14 @@ class Night(FlowBase):
         if t.poisoned is not None:
             deaths[t.poisoned] = "poison"  # a poisoned hunter cannot shoot, even if the wolves bit him too
         self.emit(ev.NightResolved(tuple(sorted(deaths.items())), elder_survived))
+
+    def step_has_living_player(self, step: str) -> bool:
+        if step == "wolves":
+            return any(self.s.is_wolf(x) for x in self.s.alive)
+        if step == "charmed":
+            step = "piper"
+        role = STEP_CARD[step]
+        return self.s.living_seat_of(role) is not None
 
     # ---- identification (night 1) -------------------------------------------------------------------
 

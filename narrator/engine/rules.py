@@ -55,7 +55,7 @@ class Rules:
 
     win: Literal["side", "city", "parity"] = "side"  # 屠边 / 屠城 / parity (classic)
     wolf_kill_first: bool = True  # 狼刀在先
-    call_dead_roles: bool = True  # dead or absent roles still have their step called (always honoured)
+    call_dead_roles: bool = True  # dead or absent roles still have their step called, so silence leaks nothing
     self_explode: bool = True  # 自爆
     seer_sees: Literal["camp", "role"] = "camp"
     witch_self_save: Literal["never", "first_night", "always"] = "never"
