@@ -135,7 +135,8 @@ def parse(text: str, accepts: Iterable[type]) -> Answer:
 def _seat_words(max_seat: int) -> list[str]:
     words = [f"{zh_number(n)}号" for n in range(1, max_seat + 1)]
     words += [zh_number(n) for n in range(1, max_seat + 1)]
-    return [*words, "幺号", "幺", *(("两号", "两") if max_seat >= 2 else ())]
+    # 号 on its own too: Vosk may only know it as a separate word ("七 号").
+    return [*words, "号", "幺号", "幺", *(("两号", "两") if max_seat >= 2 else ())]
 
 
 def phrases(accepts: Iterable[type], max_seat: int) -> list[str]:
