@@ -15,6 +15,11 @@ Readings chosen for inputs that could go either way (each pinned by tests):
 * 不用 / 没有 mean "nobody" to a seat prompt and "no" to a yes/no prompt; a prompt taking both gets
   `Ambiguous`.
 * 过 with a seat ("七号过") is refused: `Pass` cannot say whose turn ended.
+* In a vote record each 投 takes exactly one target, so a new group may follow without a comma
+  ("1 2 投 7 3 4 投 5"); 弃票 voters are checked for repeats, then left out like unnamed ones.
+* A count before a card name repeats it ("两张村民"); a count before 牌 is a total that must match
+  ("两张牌是狼人和村民"), unless 都 hands it on ("两张牌都是村民").
+* Keywords may be split by Vosk's spaces ("空 刀", "投 给") but never by punctuation.
 """
 
 from __future__ import annotations
@@ -67,7 +72,7 @@ def _kinds(accepts: Iterable[type]) -> list[type]:
     return [kind for kind in _READERS if kind in wanted]
 
 
-def describe(answer: Answer) -> str:
+def _describe(answer: Answer) -> str:
     """An answer as the judge would say it back, to spell out the readings of an ambiguous phrase."""
     match answer:
         case Seats(seats=()):
@@ -123,7 +128,7 @@ def parse(text: str, accepts: Iterable[type]) -> Answer:
     if len(found) == 1:
         return found[0]
     if found:
-        readings = "”还是“".join(describe(a) for a in found)
+        readings = "”还是“".join(_describe(a) for a in found)
         raise Ambiguous(f"听不出是“{readings}”，请换个说法")
     if strong:
         raise strong[0]
