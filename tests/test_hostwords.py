@@ -609,14 +609,17 @@ def test_lexicons_are_kept_simplified(name: str) -> None:
 
 # Every word of the lists above as OpenCC writes it in traditional script (Taiwan and Hong Kong forms).
 TRADITIONAL = str.split(
-    "一個 一張 下一個 不對 不帶 不帶人 不換 不換了 不殺 不用換 不用藥 不用解藥 不發動 不連 不選 不開 不開槍 不驗"
-    " 二張 保留原來的 全員棄票 全棄票 全部棄權 全部棄票 兩個 兩張 分別是 原來的 右手邊 右邊 守衛 守衞 守護 守護者"
-    " 完畢 對 對的 左手邊 左邊 帶走 張 從 從右 從右邊 從左 從左邊 我說完了 我説完了 我過 投票給 投給 換 換成 換牌"
-    " 放棄 查驗 棄 棄權 棄票 樂師 殺 沒了 沒人 沒人出局 沒人投票 沒人當選 沒投 沒有 沒有人 沒有人出局 沒有人投票"
-    " 沒有人當選 沒有出局 烏鴉 無人 無人出局 無人當選 然後 獵人 用藥 用解藥 當選 當選了 當選警長 發動 發言 發言完了"
-    " 發言完畢 發言結束 白癡 盜賊 確定 確認 票給 空槍 空驗 結束 結束了 與 號 說完 說完了 説完 説完了 誰都不 請"
-    " 講完了 警長 警長右手邊 警長左手邊 這張 連 過 過了 選 選擇 還有 邊 那個 那張 都棄權 都棄票 長老 開始 開槍"
-    " 開槍帶走 預言家 額 驗 丘位元"
+    "一個 一張 下一個 不對 不帶 不帶人 不換 不換了 不殺 不用換 不用藥 不用解藥 "
+    "不發動 不連 不選 不開 不開槍 不驗 二張 保留原來的 全員棄票 全棄票 全部棄權 "
+    "全部棄票 兩個 兩張 分別是 原來的 右手邊 右邊 守衛 守衞 守護 守護者 完畢 對 "
+    "對的 左手邊 左邊 帶走 張 從 從右 從右邊 從左 從左邊 我說完了 我説完了 我過 "
+    "投票給 投給 換 換成 換牌 放棄 查驗 棄 棄權 棄票 樂師 殺 沒了 沒人 沒人出局 "
+    "沒人投票 沒人當選 沒投 沒有 沒有人 沒有人出局 沒有人投票 沒有人當選 沒有出局 "
+    "烏鴉 無人 無人出局 無人當選 然後 獵人 用藥 用解藥 當選 當選了 當選警長 發動 "
+    "發言 發言完了 發言完畢 發言結束 白癡 盜賊 確定 確認 票給 空槍 空驗 結束 "
+    "結束了 與 號 說完 說完了 説完 説完了 誰都不 請 講完了 警長 警長右手邊 "
+    "警長左手邊 這張 連 過 過了 選 選擇 還有 邊 那個 那張 都棄權 都棄票 長老 "
+    "開始 開槍 開槍帶走 預言家 額 驗 丘位元"
 )
 
 
@@ -674,7 +677,9 @@ SEAT_STYLES = ["arabic", "fullwidth", "zh", "zh_vosk", "colloquial"]
     sep=st.sampled_from([" ", "，", "、", ", ", "；", " 和 ", ""]),
     around=st.sampled_from([("", ""), ("  ", "。"), ("，", "！"), ("刀 ", ""), ("", " 吧")]),
 )
-def test_seat_lists_read_back(seats: list[int], style: str, mark: str, sep: str, around: tuple[str, str]) -> None:
+def test_seat_lists_read_back(
+    seats: list[int], style: str, mark: str, sep: str, around: tuple[str, str]
+) -> None:
     if not mark and style in ("arabic", "fullwidth"):
         assume(sep != "")  # "12" is twelve
     elif not mark:
@@ -755,7 +760,8 @@ def test_vote_results_read_back(seats: list[int], style: str) -> None:
     assert parse(f"{first} 出局", {Ballots, VoteResult}) == VoteResult(seats[0])
 
 
-WORDY = "".join(sorted({ch for table in LEXICONS.values() for word in table if not word.isascii() for ch in word}))
+_CHARS = {ch for table in LEXICONS.values() for word in table if not word.isascii() for ch in word}
+WORDY = "".join(sorted(_CHARS))
 
 
 @given(

@@ -76,12 +76,14 @@ BALLOTS = _lex(
 VOTE_RESULT = _lex(
     (
         "out",
-        "出局 出局了 当选 当选了 当选警长 拿到警徽 放逐 被放逐 放逐了 被投出局 投出局 票出 被票出 淘汰 被淘汰 出去",
+        "出局 出局了 当选 当选了 当选警长 拿到警徽 放逐 被放逐 放逐了"
+        " 被投出局 投出局 票出 被票出 淘汰 被淘汰 出去",
     ),
     ("tie", "平票 平票了 打平 同票 平 pk"),
     (
         "none",
-        "没有人出局 没人出局 无人出局 没有出局 平安日 流局 没有人当选 没人当选 无人当选 警徽流失 没有 没有人 没人 无人",
+        "没有人出局 没人出局 无人出局 没有出局 平安日 流局 没有人当选 没人当选 无人当选"
+        " 警徽流失 没有 没有人 没人 无人",
     ),
     ("filler", "被"),
     _FILLER,
@@ -89,7 +91,8 @@ VOTE_RESULT = _lex(
 
 # Every card name a host may say, in the script the readers see; ALIASES holds both scripts, which fold here.
 # 丘位元 is Taiwan's name for Cupid; it belongs in ALIASES, which this module may not change.
-ROLE_WORDS: dict[str, Role] = {to_simplified(name): role for name, role in ALIASES.items()} | {"丘位元": Role.CUPID}
+ROLE_WORDS: dict[str, Role] = {to_simplified(name): role for name, role in ALIASES.items()}
+ROLE_WORDS["丘位元"] = Role.CUPID
 _ROLE_TAGS = {word: "role:" + role.value for word, role in ROLE_WORDS.items()}
 
 CARDS = _ROLE_TAGS | _lex(
