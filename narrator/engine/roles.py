@@ -92,6 +92,7 @@ ALIASES: dict[str, Role] = {
     "樂師": Role.PIPER,
     "烏鴉": Role.RAVEN,
     "狼美女": Role.WOLF_BEAUTY,
+    "丘位元": Role.CUPID,  # Taiwan
 }
 
 WOLF_CARDS = frozenset({Role.WEREWOLF, Role.WHITE_WOLF_KING, Role.WOLF_BEAUTY})
