@@ -39,6 +39,20 @@ class Deaths(FlowBase):
             if self.rules.elder_takes_idiot and s.idiot_revealed and idiot is not None:
                 self.die(idiot, "elder", when, batch)
 
+    def dying_with(self, first: list[tuple[int, Cause]]) -> tuple[int, ...]:
+        """Every seat `first` takes with it at once (a lover; a revealed idiot following the elder), in seat
+        order: the night's dead are announced together at dawn, the chained ones included."""
+        s = self.s
+        dead = {x for x, _ in first}
+        idiot = s.living_seat_of(Role.IDIOT)
+        for seat, cause in first:
+            elder_killed = s.roles.get(seat) is Role.ELDER and cause in VILLAGE_KILLS and not s.powers_lost
+            if elder_killed and self.rules.elder_takes_idiot and s.idiot_revealed and idiot is not None:
+                dead.add(idiot)
+        if s.lovers is not None and dead & set(s.lovers):
+            dead |= set(s.lovers)
+        return tuple(sorted(dead & s.alive))
+
     def resolve(self, first: list[tuple[int, Cause]], when: str) -> Flowing:
         """Kill `first`, then ask every death skill in seat order (shots may add deaths, asked in turn),
         then check for a winner. Returns the batch: every (seat, cause) that died, in order of death."""
@@ -46,7 +60,6 @@ class Deaths(FlowBase):
         for seat, cause in sorted(first):
             self.die(seat, cause, when, batch)
         done: set[int] = set()
-        day_when = f"day{self.s.day}"
         while True:
             todo = sorted(x for x, _ in batch if x not in done)
             if not todo:
@@ -54,7 +67,9 @@ class Deaths(FlowBase):
             seat = todo[0]
             done.add(seat)
             cause = dict(batch)[seat]
-            yield from self.death_skills(seat, cause, day_when, batch)
+            # A shot or a take kills at the same time as the one who fires it: a hunter bitten in the night
+            # takes his target in the night too (no last words after night 1).
+            yield from self.death_skills(seat, cause, self.s.deaths[seat][1], batch)
         self.check_win()
         return batch
 
