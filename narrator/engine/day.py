@@ -31,8 +31,7 @@ class Day(Deaths, Votes):
     def dawn(self, d: int) -> Flowing:
         s = self.s
         pending = list(s.pending)
-        seats = tuple(sorted(x for x, _ in pending))
-        self.emit(ev.DeathsAnnounced(seats))
+        self.emit(ev.DeathsAnnounced(self.dying_with(pending)))
         if self.rules.wolf_kill_first:
             # 狼刀在先: the wolves' kill alone (and the lover who follows it) decides before anything else.
             by_wolves = {x for x, c in pending if c == "wolves"}
