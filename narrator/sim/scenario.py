@@ -36,7 +36,9 @@ from narrator.presets import make_setup
 from narrator.sim.autohost import AutoHost, Deal
 
 AUTO_KINDS = ("speech.end", "last_words.end", "thief.cards")
-EXPECT_KEYS = {"winner", "deaths", "alive", "sheriff", "says", "never_says", "awaiting", "lines_to_host"}
+EXPECT_KEYS = {
+    "winner", "deaths", "alive", "sheriff", "says", "never_says", "awaiting", "lines_to_host", "never_to_host",
+}
 
 
 class ScenarioError(ValueError):
@@ -244,6 +246,9 @@ def check_expectations(expect: dict[str, Any], game: Game, lines: list[Line]) ->
     for text in expect.get("lines_to_host") or []:
         if not any(text in t for t in private):
             yield f"the host never heard {text!r}"
+    for text in expect.get("never_to_host") or []:
+        if any(text in t for t in private):
+            yield f"the host heard {text!r}"
 
 
 def event_record(event: ev.Event) -> dict[str, Any]:
