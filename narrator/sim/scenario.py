@@ -37,7 +37,8 @@ from narrator.sim.autohost import AutoHost, Deal
 
 AUTO_KINDS = ("speech.end", "last_words.end", "thief.cards")
 EXPECT_KEYS = {
-    "winner", "deaths", "alive", "sheriff", "says", "never_says", "awaiting", "lines_to_host", "never_to_host",
+    "winner", "deaths", "alive", "sheriff", "says", "says_in_order", "never_says", "awaiting", "lines_to_host",
+    "never_to_host",
 }
 
 
@@ -161,12 +162,19 @@ class Run:
             if pending is not None and pending[0] == prompt.kind:
                 kind, words, extra = pending
                 pending = next(queue, None)
+                wanted = extra.get("refused")
                 try:
                     answer: Answer = parse(words, prompt.accepts)
                 except NotUnderstood as exc:
-                    return self.fail(2, f"{kind}: cannot understand {words!r}: {exc.reason}")
+                    # Words this prompt cannot take at all ("5号自爆" where self-explosion is off) are refused
+                    # by the judge like an illegal answer: with a reason, and nothing changes.
+                    if wanted is None:
+                        return self.fail(2, f"{kind}: cannot understand {words!r}: {exc.reason}")
+                    if str(wanted) not in exc.reason:
+                        return self.fail(1, f"{kind}: refused for {exc.reason!r}, expected {wanted!r}")
+                    self.record({"event": "refused", "kind": kind, "reason": exc.reason})
+                    continue
                 result = game.answer(answer)
-                wanted = extra.get("refused")
                 if isinstance(result, Rejected):
                     if wanted is None:
                         return self.fail(2, f"{kind}: {words!r} was refused: {result.reason}")
@@ -240,6 +248,13 @@ def check_expectations(expect: dict[str, Any], game: Game, lines: list[Line]) ->
     for text in expect.get("says") or []:
         if not any(text in t for t in public):
             yield f"the judge never said {text!r} to the table"
+    at = 0
+    for text in expect.get("says_in_order") or []:
+        found = next((i for i in range(at, len(public)) if text in public[i]), None)
+        if found is None:
+            yield f"the judge did not say {text!r} after the lines before it in says_in_order"
+            break
+        at = found + 1
     for text in expect.get("never_says") or []:
         if any(text in t for t in public):
             yield f"the judge said {text!r} to the table"
