@@ -38,7 +38,7 @@ from narrator.sim.autohost import AutoHost, Deal
 AUTO_KINDS = ("speech.end", "last_words.end", "thief.cards")
 EXPECT_KEYS = {
     "winner", "deaths", "alive", "sheriff", "says", "says_in_order", "never_says", "awaiting", "lines_to_host",
-    "never_to_host",
+    "never_to_host", "steps",
 }
 
 
@@ -239,6 +239,14 @@ def check_expectations(expect: dict[str, Any], game: Game, lines: list[Line]) ->
             got_seats = sorted(by_when.get(str(when), []))
             if got_seats != sorted(seats or []):
                 yield f"deaths {when}: expected {sorted(seats or [])}, got {got_seats}"
+    if "steps" in expect:
+        called: dict[str, list[str]] = {}
+        for event in game.journal:
+            if isinstance(event, ev.StepOpened):
+                called.setdefault(f"night{event.night}", []).append(event.step)
+        for when, steps in (expect["steps"] or {}).items():
+            if called.get(str(when), []) != list(steps or []):
+                yield f"steps {when}: expected {list(steps or [])}, got {called.get(str(when), [])}"
     if "alive" in expect and sorted(s.alive) != sorted(expect["alive"]):
         yield f"alive: expected {sorted(expect['alive'])}, got {sorted(s.alive)}"
     if "sheriff" in expect and s.sheriff != expect["sheriff"]:
