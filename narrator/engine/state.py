@@ -173,6 +173,7 @@ def _thief_took(s: State, e: ev.ThiefTookCard) -> None:
 
 def _lovers(s: State, e: ev.LoversLinked) -> None:
     s.lovers = e.seats
+    s.cupid_seat = s.seat_of(Role.CUPID)  # 人狼恋: 丘比特 joins the lovers' camp
 
 
 def _model(s: State, e: ev.ModelChosen) -> None:
