@@ -170,7 +170,7 @@ class Judge:
             return [self._ev("speeches_ordered.pk", seats=seats(e.order))]
         if e.direction is not None:
             return [self._ev(f"speeches_ordered.{e.direction}", first=first)]
-        if s.day and not s.election_done:
+        if s.day and s.rules.sheriff and not s.election_done:  # without a sheriff there is never an election
             return [self._ev("speeches_ordered.election", first=first)]
         return [self._ev("speeches_ordered", first=first)]
 
