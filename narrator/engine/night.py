@@ -51,6 +51,8 @@ class Night(FlowBase):
             dies = self.rules.guard_and_save == "dies" if guarded and saved else not (guarded or saved)
             if dies and role is Role.ELDER and s.elder_lives > 1:
                 dies, elder_survived = False, True
+            elif saved and not dies and role is Role.ELDER and s.elder_lives > 1:
+                elder_survived = True  # an antidote used on the elder leaves him one life (RULES.md 长老)
             if dies:
                 deaths[victim] = "wolves"
         if t.poisoned is not None:
