@@ -153,6 +153,12 @@ class Judge:
             out.append(self._ev("player_died.role", e, role=self.script.role(role.value)))
         return out
 
+    def _village_powers_lost(self, e: ev.VillagePowersLost, s: State) -> list[Line]:
+        return [self._ev("village_powers_lost", seat=Seat(e.elder))]
+
+    def _scapegoat_chose_voters(self, e: ev.ScapegoatChoseVoters, s: State) -> list[Line]:
+        return [self._ev("scapegoat_chose_voters", seats=seats(e.voters))]
+
     def _hunter_shot(self, e: ev.HunterShot, s: State) -> list[Line]:
         return [self._ev("hunter_shot" if e.target is not None else "hunter_shot.none", e)]
 
