@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from narrator.engine import events as ev
+from narrator.engine.game import Game
+from narrator.engine.roles import Role
+from narrator.engine.rules import CLASSIC_NIGHT_ORDER, Rules, Setup, SetupError
 from narrator.engine.state import State
 from narrator.judge.narrate import Judge
 from narrator.judge.script import Script
+from narrator.presets import make_setup
+from narrator.sim.autohost import AutoHost, Deal
 
 
 @pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
@@ -23,3 +30,29 @@ def test_the_judge_says_whom_the_scapegoat_lets_vote(lang: str) -> None:
     """ScapegoatChoseVoters carries `voters`, the line wants {seats}: every scapegoat tie raised KeyError."""
     lines = Judge(Script(lang)).event_lines(ev.ScapegoatChoseVoters(seat=2, voters=(1, 4)), State())
     assert len(lines) == 1 and "一" in lines[0].text and "四" in lines[0].text
+
+
+def test_classic_order_calls_the_wolf_beauty() -> None:
+    """The classic night order had no wolf_beauty step, so a 狼美人 under classic rules was never identified
+    and played (and was read out at the end) as a 村民."""
+    assert "wolf_beauty" in CLASSIC_NIGHT_ORDER
+    setup = make_setup(roles={"狼美人": 1, "狼人": 1, "预言家": 1, "村民": 5}, rules={"classic": True})
+    assert "wolf_beauty" in setup.steps()
+    rng = random.Random(3)
+    host = AutoHost(Deal.shuffle(setup, rng), rng)
+    game = Game(setup, 3)
+    while game.prompt is not None:
+        game.answer(host.answer(game, game.prompt))
+    end = game.journal[-1]
+    assert isinstance(end, ev.GameEnded)
+    assert Role.WOLF_BEAUTY in dict(end.roles).values()
+
+
+def test_a_night_order_without_a_card_in_the_deck_is_refused() -> None:
+    order = tuple(s for s in CLASSIC_NIGHT_ORDER if s != "wolf_beauty")
+    with pytest.raises(SetupError, match="狼美人"):
+        Setup.build({Role.WOLF_BEAUTY: 1, Role.SEER: 1, Role.VILLAGER: 6}, Rules(night_order=order))
+    no_wolves = tuple(s for s in CLASSIC_NIGHT_ORDER if s != "wolves")
+    with pytest.raises(SetupError, match="狼人"):
+        Setup.build({Role.WHITE_WOLF_KING: 1, Role.SEER: 1, Role.VILLAGER: 6}, Rules(night_order=no_wolves))
+    Setup.build({Role.WEREWOLF: 2, Role.SEER: 1, Role.VILLAGER: 5}, Rules(night_order=order))  # not needed here

@@ -19,7 +19,7 @@ MODERN_NIGHT_ORDER: tuple[str, ...] = (
 )  # fmt: skip
 CLASSIC_NIGHT_ORDER: tuple[str, ...] = (
     "thief", "cupid", "lovers", "wild_child",
-    "guard", "seer", "wolves", "witch", "raven", "piper", "charmed",
+    "guard", "seer", "wolves", "wolf_beauty", "witch", "raven", "piper", "charmed",
     "hunter", "idiot", "elder", "scapegoat", "little_girl",
 )  # fmt: skip
 
@@ -167,6 +167,15 @@ class Setup:
             raise SetupError("需要一张预言家牌（可用房规 require_seer: false 取消）")
         if dealt - sum(counts[r] for r in WOLF_CARDS) < 1:
             raise SetupError("至少要有一名好人")
+        # Each card is identified in its own night step (白狼王 with the wolves): a card the night order never
+        # calls would silently play as a 村民.
+        called = {STEP_CARD[s] for s in rules.night_order}
+        for role in counts:
+            needs = {Role.WEREWOLF} if role in WOLF_CARDS else set()
+            if role not in (Role.VILLAGER, Role.WEREWOLF, Role.WHITE_WOLF_KING):
+                needs.add(role)
+            for missing in sorted(needs - called, key=list(Role).index):
+                raise SetupError(f"夜晚顺序里没有{missing.zh}的步骤")
         deck = list(counts.elements())
         if counts[Role.THIEF]:
             deck += [Role.VILLAGER, Role.VILLAGER]
