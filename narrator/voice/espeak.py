@@ -1,0 +1,68 @@
+"""espeak-ng: the offline voice. Robotic, but local, instant and always there (./dev installs it)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+from narrator.voice.base import Audio, VoiceError, VoiceSettings
+from narrator.voice.pcm import read_wav, resample
+
+DEFAULT_ESPEAK_VOICE = "cmn"
+"""espeak-ng's Mandarin voice."""
+BASE_SPEED_WPM = 180
+"""words/min at rate "+0%". For Mandarin espeak-ng counts a syllable as a word: 180 is a calm 3 per second."""
+BASE_PITCH = 50
+"""espeak-ng pitch (0–99) at pitch "+0Hz"."""
+PITCH_PER_HZ = 0.5
+"""espeak-ng pitch steps per Hz of edge-style pitch shift (a rough mapping; the scales differ)."""
+TIMEOUT_S = 30.0
+"""s. One espeak-ng run; pieces are short, so this only catches a hung process."""
+
+
+class EspeakVoice:
+    """espeak-ng run once per piece, its WAV read from stdout and resampled (22 050 Hz → SAMPLE_RATE)."""
+
+    def __init__(
+        self, voice: str = DEFAULT_ESPEAK_VOICE, *, rate: str = "+0%", pitch: str = "+0Hz",
+        volume: str = "+0%", program: str = "espeak-ng",
+    ) -> None:  # fmt: skip
+        self.settings = VoiceSettings("espeak", voice, rate, pitch, volume)
+        self.program = program
+
+    @property
+    def key(self) -> str:
+        return self.settings.key
+
+    @property
+    def label(self) -> str:
+        return f"espeak-ng ({self.settings.voice})"
+
+    def command(self) -> list[str]:
+        """espeak-ng's arguments for these settings; the text goes to stdin (so it can never be an option)."""
+        s = self.settings
+        speed = round(BASE_SPEED_WPM * (1 + s.rate_percent / 100))
+        pitch = round(BASE_PITCH + PITCH_PER_HZ * s.pitch_hz)
+        amplitude = round(100 * (1 + s.volume_percent / 100))
+        return [
+            self.program, "-v", s.voice, "-s", str(max(80, min(450, speed))),
+            "-p", str(max(0, min(99, pitch))), "-a", str(max(0, min(200, amplitude))),
+            "-b", "1", "--stdin", "--stdout",
+        ]  # fmt: skip
+
+    def synthesize(self, text: str) -> Audio:
+        args = self.command()
+        exe = shutil.which(args[0])
+        if exe is None:
+            raise VoiceError(f"{self.program} not found: install the Debian package espeak-ng (./dev does)")
+        try:
+            proc = subprocess.run(
+                [exe, *args[1:]], input=text.encode("utf-8"), capture_output=True, timeout=TIMEOUT_S, check=False
+            )
+        except subprocess.TimeoutExpired as exc:
+            raise VoiceError(f"{self.program} took longer than {TIMEOUT_S:.0f} s for {text!r}") from exc
+        err = proc.stderr.decode(errors="replace").strip()
+        if proc.returncode != 0 or not proc.stdout:
+            raise VoiceError(f"{self.program} failed for {text!r} (exit {proc.returncode}): {err}")
+        audio, rate = read_wav(proc.stdout)
+        return resample(audio, rate)

@@ -1,0 +1,114 @@
+"""Audio plumbing for the voices: WAV parsing, MP3 decoding (ffmpeg), resampling, silence and trimming.
+
+Everything returns mono float32 at SAMPLE_RATE unless it says otherwise.
+"""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import subprocess
+from math import gcd
+
+import numpy as np
+
+from narrator.audio import SAMPLE_RATE
+from narrator.voice.base import Audio, VoiceError
+
+_SINC_HALF_TAPS = 16
+"""Zero crossings of the resampling kernel on each side: 16 keeps the passband flat to within ~0.1 dB."""
+
+
+def silence(duration_ms: float) -> Audio:
+    """`duration_ms` ms of silence."""
+    return np.zeros(round(SAMPLE_RATE * duration_ms / 1000), dtype=np.float32)
+
+
+def duration_ms(audio: Audio) -> float:
+    """ms. How long `audio` plays at SAMPLE_RATE."""
+    return 1000.0 * len(audio) / SAMPLE_RATE
+
+
+def read_wav(data: bytes) -> tuple[Audio, int]:
+    """A PCM WAV file's samples mixed down to mono float32, and its rate in Hz.
+
+    Tolerates the "streaming" header espeak-ng writes to a pipe (chunk sizes of 0x7fffffff): the data chunk
+    runs to the end of the bytes."""
+    if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
+        raise VoiceError("not a WAV file")
+    pos = 12
+    channels = rate = bits = 0
+    while pos + 8 <= len(data):
+        chunk, size = data[pos : pos + 4], struct.unpack("<I", data[pos + 4 : pos + 8])[0]
+        body = pos + 8
+        if chunk == b"fmt ":
+            fmt, channels, rate = struct.unpack("<HHI", data[body : body + 8])
+            bits = struct.unpack("<H", data[body + 14 : body + 16])[0]
+            if fmt != 1 or bits != 16:
+                raise VoiceError(f"unsupported WAV encoding (format {fmt}, {bits} bits); expected 16-bit PCM")
+        elif chunk == b"data":
+            if not channels:
+                raise VoiceError("WAV data before its format chunk")
+            raw = data[body : min(body + size, len(data))]
+            raw = raw[: len(raw) - len(raw) % (2 * channels)]
+            pcm = np.frombuffer(raw, dtype="<i2").astype(np.float32) / 32768.0
+            return pcm.reshape(-1, channels).mean(axis=1, dtype=np.float32), rate
+        pos = body + size + (size & 1)
+    raise VoiceError("WAV file without a data chunk")
+
+
+def resample(audio: Audio, src_hz: int, dst_hz: int = SAMPLE_RATE) -> Audio:
+    """Band-limited resampling (Hann-windowed sinc); going down it also filters out what would alias.
+
+    Polyphase: with up/down the reduced ratio, output samples n, n+up, n+2up … share one kernel and read
+    input windows `down` apart, so each of the `up` phases is one matrix-vector product."""
+    audio = np.asarray(audio, dtype=np.float32)
+    if src_hz == dst_hz or audio.size == 0:
+        return audio
+    g = gcd(src_hz, dst_hz)
+    up, down = dst_hz // g, src_hz // g
+    n_out = (audio.size * up + down - 1) // down
+    cutoff = min(1.0, up / down)  # of the input's Nyquist frequency: below the output's when going down
+    half = int(np.ceil(_SINC_HALF_TAPS / cutoff))
+    padded = np.concatenate([np.zeros(half, np.float32), audio, np.zeros(half + 2 + down, np.float32)])
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * half)  # windows[i] = padded[i : i + 2*half]
+    offsets = np.arange(-half + 1, half + 1)
+    out = np.empty(n_out, dtype=np.float32)
+    for phase in range(min(up, n_out)):
+        base, frac = divmod(phase * down, up)  # output `phase` sits at input position base + frac/up
+        dist = frac / up - offsets
+        kernel = cutoff * np.sinc(cutoff * dist) * (0.5 + 0.5 * np.cos(np.pi * dist / half))
+        count = len(range(phase, n_out, up))
+        rows = windows[base + 1 : base + 1 + count * down : down]
+        out[phase::up] = rows @ kernel.astype(np.float32)
+    return out
+
+
+def decode_mp3(data: bytes) -> Audio:
+    """MP3 bytes (what edge-tts sends) decoded by ffmpeg, mixed to mono and resampled to SAMPLE_RATE."""
+    ffmpeg = shutil.which("ffmpeg")
+    if ffmpeg is None:
+        raise VoiceError("ffmpeg is needed to decode edge-tts audio: install it (./dev does) or use --backend espeak")
+    proc = subprocess.run(
+        [ffmpeg, "-hide_banner", "-loglevel", "error", "-f", "mp3", "-i", "pipe:0",
+         "-ac", "1", "-ar", str(SAMPLE_RATE), "-f", "f32le", "pipe:1"],
+        input=data, capture_output=True, timeout=60, check=False,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        reason = proc.stderr.decode(errors="replace").strip().splitlines()
+        raise VoiceError(f"ffmpeg could not decode the MP3: {reason[-1] if reason else proc.returncode}")
+    return np.frombuffer(proc.stdout, dtype="<f4").astype(np.float32)
+
+
+def trim(audio: Audio, threshold: float = 0.01, margin_ms: float = 20.0) -> Audio:
+    """`audio` without its leading and trailing silence, keeping `margin_ms` ms either side of the sound.
+
+    Silence is anything below `threshold` times the peak (-40 dB by default)."""
+    if audio.size == 0:
+        return audio
+    peak = float(np.max(np.abs(audio)))
+    if peak == 0.0:
+        return audio[:0]
+    loud = np.flatnonzero(np.abs(audio) >= threshold * peak)
+    margin = round(SAMPLE_RATE * margin_ms / 1000)
+    return audio[max(0, loud[0] - margin) : loud[-1] + 1 + margin]

@@ -1,0 +1,137 @@
+"""The speaker: a judge's Line rendered piece by piece, each piece cached on its own.
+
+A line with seats in it ("请" + "七号" + "发言。") is assembled from pieces that `narrator voices build`
+rendered in advance, so it never needs the network. Punctuation-only pieces ("、", "，") are not spoken:
+they become a short silence. Each spoken piece is trimmed of the silence the voice put around it, and
+pieces are joined with short, natural gaps. The pause *after* a line is not ours: pacing owns it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from narrator.judge.lines import Line
+from narrator.voice.base import Audio, MissingPiece, Voice
+from narrator.voice.cache import VoiceCache
+from narrator.voice.pcm import silence, trim
+
+_LIST_MARKS = frozenset("、,")
+_CLAUSE_MARKS = frozenset("，；：;:")
+
+
+def is_pause(piece: str) -> bool:
+    """A piece of nothing but punctuation and spaces: silence, not speech."""
+    return all(unicodedata.category(ch)[0] in "PZ" for ch in piece)
+
+
+@dataclass(frozen=True, slots=True)
+class Gaps:
+    """The silences inside a line."""
+
+    between_ms: float = 50.0
+    """ms. Between two spoken pieces ("请" | "七号"), so they run on like one phrase."""
+    list_ms: float = 150.0
+    """ms. For a "、" piece, between the items of a list of seats."""
+    clause_ms: float = 250.0
+    """ms. For a "，" (or "；", "：") piece."""
+    stop_ms: float = 400.0
+    """ms. For any other punctuation piece ("。", "！")."""
+    trim_margin_ms: float = 20.0
+    """ms. Sound kept either side of a spoken piece when its leading and trailing silence is trimmed."""
+
+    def pause_ms(self, piece: str) -> float:
+        """ms. The silence a punctuation-only piece stands for."""
+        marks = set(piece.strip())
+        if not marks:
+            return self.between_ms
+        if marks <= _LIST_MARKS:
+            return self.list_ms
+        if marks <= _LIST_MARKS | _CLAUSE_MARKS:
+            return self.clause_ms
+        return self.stop_ms
+
+
+class Speaker:
+    """Renders lines with `voice` through `cache`.
+
+    offline=True is cache-only: a piece that is not cached raises MissingPiece naming it, and the voice
+    (and so the network) is never used.
+    """
+
+    def __init__(
+        self, voice: Voice, cache: VoiceCache | None = None, *, offline: bool = False, gaps: Gaps | None = None,
+        remembered_pieces: int = 512,
+    ) -> None:  # fmt: skip
+        self.voice = voice
+        self.cache = cache
+        self.offline = offline
+        self.gaps = gaps or Gaps()
+        self.remembered_pieces = remembered_pieces
+        """How many pieces are also kept in memory (a game repeats seats and phrases all the time)."""
+        self.synthesized = 0
+        """Pieces this speaker had the voice render (cache misses)."""
+        self.cache_hits = 0
+        """Pieces this speaker found in the cache."""
+        self._memory: dict[tuple[str, str], Audio] = {}
+
+    def line(self, line: Line | str) -> Audio:
+        """A whole line as one clip: its pieces, trimmed, with the gaps between them."""
+        parts = line.parts if isinstance(line, Line) else (line,)
+        spoken: list[Audio] = []
+        gap_ms: float | None = None  # silence owed before the next spoken piece
+        for part in parts:
+            if not part:
+                continue
+            if is_pause(part):
+                gap_ms = self.gaps.pause_ms(part) if gap_ms is None else max(gap_ms, self.gaps.pause_ms(part))
+                continue
+            clip = trim(self.piece(part), margin_ms=self.gaps.trim_margin_ms)
+            if spoken:
+                spoken.append(silence(self.gaps.between_ms if gap_ms is None else gap_ms))
+            spoken.append(clip)
+            gap_ms = None
+        return np.concatenate(spoken) if spoken else silence(0)
+
+    def piece(self, text: str) -> Audio:
+        """One piece as the voice says it (not trimmed): from memory, the cache, or the voice."""
+        if is_pause(text):
+            return silence(self.gaps.pause_ms(text))
+        audio, _ = self._fetch(text)
+        return audio
+
+    def ensure(self, text: str) -> bool:
+        """Make sure `text` is cached with this voice; True if the voice had to render it now."""
+        if is_pause(text):
+            return False
+        return self._fetch(text)[1]
+
+    def missing(self, pieces: Iterable[str]) -> list[str]:
+        """The spoken pieces among `pieces` that the cache lacks for the voice's current key."""
+        key = self.voice.key
+        return [p for p in pieces if not is_pause(p) and (self.cache is None or not self.cache.has(key, p))]
+
+    def _fetch(self, text: str) -> tuple[Audio, bool]:
+        key = self.voice.key
+        remembered = self._memory.get((key, text))
+        if remembered is not None:
+            return remembered, False
+        audio = self.cache.get(key, text) if self.cache is not None else None
+        rendered = audio is None
+        if audio is None:
+            if self.offline:
+                raise MissingPiece(text, key, str(self.cache.directory) if self.cache else "no cache configured")
+            audio = self.voice.synthesize(text)
+            self.synthesized += 1
+            key = self.voice.key  # after: a FallbackVoice may have switched, and we cache what was said
+            if self.cache is not None:
+                self.cache.put(key, text, audio)
+        else:
+            self.cache_hits += 1
+        if len(self._memory) >= self.remembered_pieces:
+            self._memory.pop(next(iter(self._memory)))
+        self._memory[(key, text)] = audio
+        return audio, rendered
