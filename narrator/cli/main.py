@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from narrator.cli import game_cmds
+from narrator.cli import game_cmds, voices
 
 app = typer.Typer(
     name="narrator",
@@ -14,6 +14,7 @@ app = typer.Typer(
     add_completion=False,
 )
 game_cmds.register(app)
+voices.register(app)
 
 
 def main() -> None:  # pragma: no cover - console entry

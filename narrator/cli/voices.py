@@ -1,0 +1,132 @@
+"""`narrator voices build` and `narrator voices list`: the judge's voice, rendered ahead of the game."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(
+    name="voices",
+    help="The judge's voice: pre-render every fixed phrase so that a game never needs the network.",
+    no_args_is_help=True,
+)
+
+
+class Backend(StrEnum):
+    edge = "edge"
+    espeak = "espeak"
+
+
+class Lang(StrEnum):
+    hans = "zh-Hans"
+    hant = "zh-Hant"
+
+
+SUGGESTED_EDGE_VOICES = {
+    "zh-CN-YunyangNeural": "male, news announcer: calm and clear (default)",
+    "zh-CN-YunjianNeural": "male, deep, sports commentator",
+    "zh-CN-YunxiNeural": "male, young and lively",
+    "zh-CN-XiaoxiaoNeural": "female, warm",
+    "zh-TW-YunJheNeural": "male, Taiwanese Mandarin",
+    "zh-TW-HsiaoChenNeural": "female, Taiwanese Mandarin",
+}
+CacheDir = Annotated[
+    Path | None,
+    typer.Option(help="narrator's cache root; clips go to its voice/ folder. Default: $NARRATOR_CACHE_DIR, "
+                 "else the user cache directory."),
+]  # fmt: skip
+
+
+@app.command()
+def build(
+    backend: Annotated[Backend, typer.Option(help="edge: edge-tts (online), espeak-ng if unreachable; "
+                                             "espeak: espeak-ng only.")] = Backend.edge,
+    voice: Annotated[str | None, typer.Option(help="Voice name. Default: zh-CN-YunyangNeural (edge), "
+                                              "cmn (espeak).")] = None,
+    rate: Annotated[str, typer.Option(help='Speaking-rate change, e.g. "-10%" (write --rate=-10%).')] = "+0%",
+    pitch: Annotated[str, typer.Option(help='Pitch shift, e.g. "-5Hz".')] = "+0Hz",
+    volume: Annotated[str, typer.Option(help='Loudness change, e.g. "+20%".')] = "+0%",
+    lang: Annotated[Lang, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體).")] = Lang.hans,
+    cache_dir: CacheDir = None,
+    proxy: Annotated[str | None, typer.Option(help="HTTP proxy for edge-tts, e.g. http://127.0.0.1:8080.")] = None,
+) -> None:
+    """Render every piece of the judge's script (phrases, seats, roles, numbers, votes) into the cache."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from narrator.voice import FallbackVoice, Speaker, VoiceCache, VoiceError, default_cache_dir, make_voice
+    from narrator.voice.bootstrap import pieces_to_build
+    from narrator.voice.fallback import label
+
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+    def warn(message: str) -> None:
+        console.print(f"⚠ {message}", style="yellow", markup=False)
+
+    try:
+        spoken = make_voice(backend.value, voice, rate=rate, pitch=pitch, volume=volume, proxy=proxy, warn=warn)
+    except ValueError as exc:
+        console.print(f"✗ {exc}", style="red", markup=False)
+        raise typer.Exit(2) from exc
+    cache = VoiceCache(default_cache_dir(cache_dir))
+    speaker = Speaker(spoken, cache)
+    pieces = pieces_to_build(lang.value)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    try:
+        with Progress(*columns, console=console) as progress:
+            task = progress.add_task(f"rendering with {label(spoken)}", total=len(pieces))
+            for piece in pieces:
+                speaker.ensure(piece)
+                progress.update(task, advance=1, description=f"rendering with {label(spoken)}")
+    except VoiceError as exc:
+        console.print(f"✗ {exc}", style="red", markup=False)
+        raise typer.Exit(1) from exc
+    console.print(
+        f"✓ {len(pieces)} pieces of the {lang.value} script ready in {cache.directory} with {label(spoken)} "
+        f"({speaker.synthesized} rendered now, {len(pieces) - speaker.synthesized} already cached).",
+        markup=False,
+    )
+    if isinstance(spoken, FallbackVoice) and spoken.using_fallback:
+        console.print("Run this again when online to get the edge-tts voice.", markup=False)
+
+
+@app.command("list")
+def list_voices(cache_dir: CacheDir = None) -> None:
+    """Show the voice backends, suggested voices, and the voices already in the cache."""
+    import shutil
+    from importlib.metadata import PackageNotFoundError, version
+
+    from narrator.judge.script import LANGS
+    from narrator.voice import DEFAULT_EDGE_VOICE, DEFAULT_ESPEAK_VOICE, VoiceCache, default_cache_dir
+    from narrator.voice.bootstrap import pieces_to_build
+
+    try:
+        edge = f"edge-tts {version('edge-tts')}"
+    except PackageNotFoundError:
+        edge = "edge-tts NOT INSTALLED (pip install edge-tts)"
+    espeak = shutil.which("espeak-ng") or "NOT FOUND (apt install espeak-ng)"
+    ffmpeg = shutil.which("ffmpeg") or "NOT FOUND (apt install ffmpeg)"
+    typer.echo("Backends:")
+    typer.echo(f"  edge    online, default voice {DEFAULT_EDGE_VOICE}, falls back to espeak-ng  [{edge}]")
+    typer.echo(f"  espeak  offline, default voice {DEFAULT_ESPEAK_VOICE}  [{espeak}]")
+    typer.echo(f"  (ffmpeg decodes edge-tts audio: {ffmpeg})")
+    typer.echo("Some edge-tts voices for --voice:")
+    for name, what in SUGGESTED_EDGE_VOICES.items():
+        typer.echo(f"  {name:<24}{what}")
+    cache = VoiceCache(default_cache_dir(cache_dir))
+    typer.echo(f"Cache: {cache.directory}")
+    cached = cache.voices()
+    if not cached:
+        typer.echo("  (empty: run `narrator voices build`)")
+    scripts = {lang: pieces_to_build(lang) for lang in LANGS}
+    for entry in cached:
+        ready = [lang for lang, pieces in scripts.items() if all(cache.has(entry.key, p) for p in pieces)]
+        typer.echo(f"  {entry.key}  {entry.pieces} pieces, {entry.size_bytes / 1e6:.1f} MB, "
+                   f"complete for: {', '.join(ready) or 'none'}")  # fmt: skip
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="voices")
