@@ -84,6 +84,10 @@ def build(
     except VoiceError as exc:
         console.print(f"✗ {exc}", style="red", markup=False)
         raise typer.Exit(1) from exc
+    unsaved = speaker.missing(pieces)
+    if unsaved:
+        console.print(f"✗ {len(unsaved)} pieces could not be saved in {cache.directory}", style="red", markup=False)
+        raise typer.Exit(1)
     console.print(
         f"✓ {len(pieces)} pieces of the {lang.value} script ready in {cache.directory} with {label(spoken)} "
         f"({speaker.synthesized} rendered now, {len(pieces) - speaker.synthesized} already cached).",

@@ -8,6 +8,7 @@ Writes are atomic (a temporary file renamed into place), so a killed build leave
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -72,13 +73,13 @@ class VoiceCache:
         path = self.path(key, text)
         try:
             audio = np.load(path, allow_pickle=False)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return None
         except (OSError, ValueError, EOFError):
-            path.unlink(missing_ok=True)
+            _remove(path)
             return None
         if audio.dtype != np.float32 or audio.ndim != 1:
-            path.unlink(missing_ok=True)
+            _remove(path)
             return None
         result: Audio = audio
         return result
@@ -115,3 +116,8 @@ def _atomic_write(path: Path, write: Callable[[IO[bytes]], object]) -> None:
             os.unlink(tmp.name)
             raise
     os.replace(tmp.name, path)
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink(missing_ok=True)

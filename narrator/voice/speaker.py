@@ -8,6 +8,7 @@ pieces are joined with short, natural gaps. The pause *after* a line is not ours
 
 from __future__ import annotations
 
+import logging
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from narrator.judge.lines import Line
 from narrator.voice.base import Audio, MissingPiece, Voice
 from narrator.voice.cache import VoiceCache
 from narrator.voice.pcm import silence, trim
+
+log = logging.getLogger(__name__)
 
 _LIST_MARKS = frozenset("、,")
 _CLAUSE_MARKS = frozenset("，；：;:")
@@ -77,6 +80,7 @@ class Speaker:
         self.cache_hits = 0
         """Pieces this speaker found in the cache."""
         self._memory: dict[tuple[str, str], Audio] = {}
+        self._cache_broken = False
 
     def line(self, line: Line | str) -> Audio:
         """A whole line as one clip: its pieces, trimmed, with the gaps between them."""
@@ -127,11 +131,22 @@ class Speaker:
             audio = self.voice.synthesize(text)
             self.synthesized += 1
             key = self.voice.key  # after: a FallbackVoice may have switched, and we cache what was said
-            if self.cache is not None:
-                self.cache.put(key, text, audio)
+            self._store(key, text, audio)
         else:
             self.cache_hits += 1
         if len(self._memory) >= self.remembered_pieces:
             self._memory.pop(next(iter(self._memory)))
         self._memory[(key, text)] = audio
         return audio, rendered
+
+    def _store(self, key: str, text: str, audio: Audio) -> None:
+        """Cache a rendered piece. A cache that cannot be written (disk full, read-only) must not stop the
+        game: say so once and keep speaking from memory."""
+        if self.cache is None or self._cache_broken:
+            return
+        try:
+            self.cache.put(key, text, audio)
+        except OSError as exc:
+            self._cache_broken = True
+            log.warning("cannot write the voice cache in %s (%s); pieces are not saved this session",
+                        self.cache.directory, exc)

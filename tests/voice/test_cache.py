@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import pytest
@@ -41,9 +42,8 @@ def test_writes_are_atomic_and_a_failed_write_leaves_nothing(tmp_path: Path, mon
     cache = VoiceCache(tmp_path)
     cache.put(KEY, "一号", tone("一号"))
 
-    def crash(file: object, arr: object, **kwargs: object) -> None:
-        assert hasattr(file, "write")
-        file.write(b"\x93NUMPY half a header")  # type: ignore[attr-defined]
+    def crash(file: BinaryIO, arr: object, **kwargs: object) -> None:
+        file.write(b"\x93NUMPY half a header")
         raise KeyboardInterrupt  # killed mid-write
 
     monkeypatch.setattr(np, "save", crash)

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import Unplugged, running_edge_server, unplug
 from typer.testing import CliRunner, Result
-from voice_testkit import game_lines
+from voice_testkit import Unplugged, game_lines, running_edge_server, unplug
 
 from narrator.cli.main import app
 from narrator.judge.script import LANGS, Script
@@ -163,6 +162,13 @@ def test_empty_cache_list_and_bad_settings(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "rate must look like '-10%'" in result.output
     result = build(tmp_path, "--backend", "espeak", "--voice", "zzzz")
     assert result.exit_code == 1 and "espeak-ng failed" in result.output and "Traceback" not in result.output
+
+
+def test_build_fails_when_the_cache_cannot_be_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("narrator.voice.bootstrap.pieces_to_build", lambda lang: ["七号", "八号"])
+    (tmp_path / "voice").write_text("a file where the cache should be")
+    result = build(tmp_path, "--backend", "espeak")
+    assert result.exit_code == 1 and "2 pieces could not be saved" in result.output
 
 
 def test_the_cli_imports_no_audio_or_network_code_until_a_command_runs() -> None:

@@ -7,8 +7,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from conftest import Unplugged
-from voice_testkit import Counting, FakeVoice
+from voice_testkit import Counting, FakeVoice, Unplugged
 
 from narrator.judge.script import Script, seats
 from narrator.voice import EdgeVoice, EspeakVoice, FallbackVoice, Speaker, VoiceCache, make_voice

@@ -9,16 +9,16 @@ import pytest
 from voice_testkit import mp3_of
 
 from narrator.audio import SAMPLE_RATE
-from narrator.voice.base import VoiceError
+from narrator.voice.base import Audio, VoiceError
 from narrator.voice.pcm import decode_mp3, duration_ms, read_wav, resample, silence, trim
 
 
-def sine(freq_hz: float, rate_hz: int, seconds: float) -> np.ndarray:
+def sine(freq_hz: float, rate_hz: int, seconds: float) -> Audio:
     return np.sin(2 * np.pi * freq_hz * np.arange(round(rate_hz * seconds)) / rate_hz).astype(np.float32)
 
 
 def wav_bytes(pcm: np.ndarray, rate_hz: int, channels: int = 1, streaming: bool = False) -> bytes:
-    data = (np.clip(pcm, -1, 1) * 32767).astype("<i2").tobytes()
+    data: bytes = (np.clip(pcm, -1, 1) * 32767).astype("<i2").tobytes()
     size = 0x7FFFFFFF if streaming else len(data)
     fmt = struct.pack("<HHIIHH", 1, channels, rate_hz, rate_hz * 2 * channels, 2 * channels, 16)
     return b"RIFF" + struct.pack("<I", size) + b"WAVEfmt " + struct.pack("<I", 16) + fmt + b"data" + \
@@ -62,7 +62,7 @@ def test_resampling_down_removes_what_would_alias() -> None:
 
 
 def test_decode_mp3_gives_24khz_float32_of_the_same_sound() -> None:
-    sound = sine(440, SAMPLE_RATE, 1.0) * 0.5
+    sound = sine(440, SAMPLE_RATE, 1.0) * np.float32(0.5)
     audio = decode_mp3(mp3_of(sound))
     assert audio.dtype == np.float32 and audio.ndim == 1
     assert abs(duration_ms(audio) - 1000) < 120  # MP3 adds encoder delay and padding

@@ -95,3 +95,16 @@ def test_ensure_reports_whether_it_had_to_render(tmp_path: Path, fake_voice: Fak
     assert speaker.ensure("七号") is False
     assert speaker.ensure("、") is False
     assert fake_voice.calls == ["七号"]
+
+
+def test_a_cache_that_cannot_be_written_does_not_stop_the_game(
+    tmp_path: Path, fake_voice: FakeVoice, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocked = tmp_path / "not-a-directory"
+    blocked.write_text("a file where the cache should be")
+    speaker = Speaker(fake_voice, VoiceCache(blocked))
+    speaker.line(DEATHS)
+    speaker.line(Script("zh-Hans").line("events", "deaths_announced", seats=seats([4])))
+    assert len(speaker.line(DEATHS)) > 0
+    (record,) = [r for r in caplog.records if "cannot write the voice cache" in r.getMessage()]
+    assert record.exc_info is None

@@ -10,8 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from conftest import EdgeServer, Unplugged
-from voice_testkit import FakeVoice
+from voice_testkit import EdgeServer, FakeVoice, Unplugged
 
 from narrator.audio import SAMPLE_RATE
 from narrator.voice import EdgeVoice, EspeakVoice, Voice, VoiceError, VoiceUnavailable
