@@ -47,7 +47,7 @@ class Judge:
         return self.script.line("events", key, **values)
 
     def _game_started(self, e: ev.GameStarted, s: State) -> list[Line]:
-        return [self._ev("game_started", count=self.script.seat(e.players).removesuffix(self.script.seat_suffix))]
+        return [self._ev("game_started", count=self.script.number(e.players))]
 
     def _night_fell(self, e: ev.NightFell, s: State) -> list[Line]:
         return [self._ev("night_fell.first" if e.night == 1 else "night_fell")]
@@ -133,9 +133,12 @@ class Judge:
         sc = self.script
         for target, amount in sorted(e.tally, key=lambda t: (-t[1], t[0])):
             voters = by_target.get(target, [])
-            parts.append(f"{'，' if parts else ''}")
-            parts.extend([seats(voters) if voters else "", "投" if voters else "", Seat(target), sc.votes(amount)])
-        flat = [p for p in parts if p != ""]
+            if parts:
+                parts.append("，")
+            if voters:
+                parts.extend([seats(voters), sc.voted_for])
+            parts.extend([Seat(target), sc.votes(amount)])
+        flat = parts
         return [self._ev("votes_counted", breakdown=Pieces(flat))]
 
     def _no_sheriff(self, e: ev.NoSheriff, s: State) -> list[Line]:
@@ -205,12 +208,12 @@ class Judge:
         if kind.endswith(".identify"):
             assert prompt.role is not None
             values.update(role=self.script.role(prompt.role.value),
-                          n=self.script.seat(prompt.min_seats).removesuffix(self.script.seat_suffix))
+                          n=self.script.number(prompt.min_seats))
             return [self.script.line("prompts", "identify", **values)]
         if kind == "witch.save":
             values["seat"] = Seat(int(prompt.info["victim"]))
         if kind == "piper.charm":
-            values["n"] = self.script.seat(prompt.min_seats).removesuffix(self.script.seat_suffix)
+            values["n"] = self.script.number(prompt.min_seats)
         if kind == "pk.vote":
             values["seats"] = seats(prompt.seats)
         return [self.script.line("prompts", kind, **values)]

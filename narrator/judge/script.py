@@ -57,6 +57,14 @@ class Script:
     def keys(self, section: str) -> list[str]:
         return list(self.data[section])
 
+    @property
+    def voted_for(self) -> str:
+        """The word between voters and their target in a vote breakdown (投)."""
+        return str(self.data["names"]["voted_for"])
+
+    def number(self, n: int) -> str:
+        return chinese_number(n)
+
     def seat(self, seat: int) -> str:
         return chinese_number(seat) + self.seat_suffix
 
@@ -123,6 +131,8 @@ class Script:
                 for raw in _texts(value):
                     pieces.update(p for p in _PLACEHOLDER.split(raw)[::2] if p)
         pieces.update(self.seat(n) for n in range(1, max_seat + 1))
+        pieces.update(self.number(n) for n in range(1, max_seat + 1))  # counts: 本局十二名玩家, 共四人
+        pieces.add(self.voted_for)
         names = self.data["names"]
         for group in ("roles", "camps", "seer_results"):
             pieces.update(str(v) for v in names[group].values())

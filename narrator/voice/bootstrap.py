@@ -18,21 +18,11 @@ BACKENDS: tuple[Backend, ...] = ("edge", "espeak")
 DEFAULT_VOICES: dict[str, str] = {"edge": DEFAULT_EDGE_VOICE, "espeak": DEFAULT_ESPEAK_VOICE}
 
 
-VOTE_CONNECTOR = "投"
-"""The "投" of a vote breakdown ("三号、七号投五号两票"): narrate.py says it outside the catalogue."""
-
-
 def pieces_to_build(lang: str = "zh-Hans", max_seat: int = 18) -> list[str]:
-    """Every spoken piece a game of the `lang` script can need: what `narrator voices build` renders.
-
-    Script.fixed_pieces(), plus what the judge composes outside the catalogue: bare numbers (the player
-    count of {count}, the {n} of an identification prompt) and the vote connector. Once fixed_pieces()
-    includes those, this is just its spoken part (tests/voice/test_cli_voices.py says when)."""
-    from narrator.judge.script import Script, chinese_number
+    """Every spoken piece a game of the `lang` script can need: what `narrator voices build` renders."""
+    from narrator.judge.script import Script
 
     pieces = set(Script(lang).fixed_pieces(max_seat))
-    pieces.update(chinese_number(n) for n in range(1, max_seat + 1))
-    pieces.add(VOTE_CONNECTOR)
     return sorted(p for p in pieces if not is_pause(p))
 
 

@@ -146,9 +146,6 @@ def test_the_build_covers_every_piece_a_game_says(lang: str) -> None:
     assert said - built == set()
 
 
-@pytest.mark.xfail(strict=True, reason="narrate.py composes pieces outside the catalogue: bare numbers for {count} "
-                   "and {n}, and the 投 of a vote breakdown. When Script.fixed_pieces() covers them, delete this "
-                   "xfail and the extras in narrator.voice.bootstrap.pieces_to_build.")
 def test_the_script_alone_knows_every_piece_a_game_says() -> None:
     fixed = set(Script("zh-Hans").fixed_pieces())
     said = {p for line in game_lines("zh-Hans", GAMES) for p in line.parts if not is_pause(p)}
