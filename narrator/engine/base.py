@@ -15,6 +15,12 @@ from narrator.engine.state import State
 
 Flowing = Generator[Prompt, Answer, Any]
 
+# Built once: prompts are asked tens of times a game (hot in random-game property runs and benchmarks).
+SEATS = frozenset({Seats})
+YES_NO = frozenset({YesNo})
+SPEECH = frozenset({Pass})
+SPEECH_OR_EXPLODE = frozenset({Pass, SelfExplode})
+
 
 class GameOver(Exception):
     """Unwinds the flow once GameEnded has been emitted."""
@@ -28,10 +34,10 @@ class FlowBase:
         self.rules = setup.rules
         self.s = state
         self.rng = random.Random(seed)
-        self._emit = emit
-
-    def emit(self, event: ev.Event) -> None:
-        self._emit(event)
+        self.emit: Callable[[ev.Event], None] = emit
+        """Record an event: append it to the journal and fold it into the state."""
+        self._speeches: dict[tuple[int, str, bool], Prompt] = {}
+        self.night_steps = setup.steps()
 
     def when(self) -> str:
         return f"day{self.s.day}" if self.s.day >= self.s.night else f"night{self.s.night}"
@@ -51,7 +57,7 @@ class FlowBase:
         secret: bool = False,
         info: Mapping[str, Any] | None = None,
     ) -> Generator[Prompt, Answer, tuple[int, ...]]:
-        answer = yield Prompt(kind, frozenset({Seats}), role, actor, seats, lo, hi, secret, info or {}, check)
+        answer = yield Prompt(kind, SEATS, role, actor, seats, lo, hi, secret, info or {}, check)
         assert isinstance(answer, Seats)
         return answer.seats
 
@@ -62,17 +68,21 @@ class FlowBase:
 
     def ask_yes(self, kind: str, *, role: Role | None = None, actor: int | None = None,
                 check: Check | None = None, info: Mapping[str, Any] | None = None) -> Flowing:
-        answer = yield Prompt(kind, frozenset({YesNo}), role, actor, (), 0, 0, True, info or {}, check)
+        answer = yield Prompt(kind, YES_NO, role, actor, (), 0, 0, True, info or {}, check)
         assert isinstance(answer, YesNo)
         return answer.yes
 
     def living(self, *, but: int | None = None) -> tuple[int, ...]:
-        return tuple(x for x in sorted(self.s.alive) if x != but)
+        return tuple([x for x in sorted(self.s.alive) if x != but])
 
     def speech(self, seat: int, kind: str = "speech.end", explode: bool = True) -> Flowing:
         """One speech; returns the seat of a wolf who exploded during it, else None."""
-        accepts = frozenset({Pass, SelfExplode}) if explode and self.rules.self_explode else frozenset({Pass})
-        answer = yield Prompt(kind, accepts, None, seat, (), 0, 0, False, {}, self._refuse_explode)
+        prompt = self._speeches.get((seat, kind, explode))
+        if prompt is None:  # a prompt is a value: each seat's speech prompt is built once a game
+            accepts = SPEECH_OR_EXPLODE if explode and self.rules.self_explode else SPEECH
+            prompt = Prompt(kind, accepts, None, seat, (), 0, 0, False, {}, self._refuse_explode)
+            self._speeches[seat, kind, explode] = prompt
+        answer = yield prompt
         if isinstance(answer, SelfExplode):
             return answer.seat
         self.emit(ev.SpeechEnded(seat, last_words=kind == "last_words.end"))

@@ -16,7 +16,7 @@ from narrator.engine.rules import FIRST_NIGHT_ONLY, STEP_CARD
 class Night(FlowBase):
     def night(self, n: int) -> Flowing:
         self.emit(ev.NightFell(n))
-        for step in self.setup.steps():
+        for step in self.night_steps:
             if n > 1 and step in FIRST_NIGHT_ONLY:
                 continue
             if n > 1 and step == "hunter" and not self.rules.tell_shoot_status:
@@ -246,11 +246,13 @@ class Night(FlowBase):
             return role.value if role is not None else None
         if self.s.is_wolf(seat):
             return "wolf"
+        if role is not None:
+            return "good"
         # Every wolf card is identified before the seer wakes in the modern order; in an order where the
         # seer wakes first, an unidentified card is shown by the host instead.
         wolves_known = sum(1 for r in self.s.roles.values() if r in WOLF_CARDS)
         all_wolves = sum(c for r, c in self.s.in_play().items() if r in WOLF_CARDS)
-        return "good" if role is not None or wolves_known == all_wolves else None
+        return "good" if wolves_known == all_wolves else None
 
     def step_raven(self, n: int) -> Flowing:
         if n == 1:

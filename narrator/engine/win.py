@@ -13,18 +13,27 @@ def wolves_condition(s: State, alive: Set[int]) -> bool:
     lovers = s.lovers_camp()
     if lovers and s.lovers is not None and any(x in alive for x in s.lovers):
         return False
-    wolves = [x for x in alive if s.is_wolf(x) and x not in lovers]
+    # One pass over the living (this runs after every batch of deaths).
+    is_wolf, roles = s.is_wolf, s.roles
+    wolves = 0
+    others: list[Role | None] = []  # the cards of the living outside the wolves, the lovers and the piper
+    for x in alive:
+        if x in lovers:
+            continue
+        if is_wolf(x):
+            wolves += 1
+        elif (role := roles.get(x)) is not Role.PIPER:
+            others.append(role)
     if not wolves:
         return False
-    others = [x for x in alive if not s.is_wolf(x) and x not in lovers and s.roles.get(x) is not Role.PIPER]
     mode = s.rules.win
     if mode == "parity":
-        return len(wolves) >= len(others)
+        return wolves >= len(others)
     if mode == "city":
         return not others
     had_gods, had_folk = s.groups_at_start()
-    gods = [x for x in others if s.roles.get(x) in GODS]
-    folk = [x for x in others if s.roles.get(x) in FOLK or s.roles.get(x) is Role.WILD_CHILD]
+    gods = any(r in GODS for r in others)
+    folk = any(r in FOLK or r is Role.WILD_CHILD for r in others)
     return (had_gods and not gods) or (had_folk and not folk) or not others
 
 

@@ -62,6 +62,13 @@ class AutoHost:
 
     def propose(self, game: Game, prompt: Prompt) -> Answer:
         rng = self.rng
+        accepts = prompt.accepts
+        if Pass in accepts:  # speeches and last words, most of a game's prompts: asked first
+            if SelfExplode in accepts and rng.random() < self.explode_chance:
+                wolves = [s for s in game.state.alive if game.state.is_wolf(s)]
+                if wolves:
+                    return SelfExplode(rng.choice(wolves))
+            return Pass()
         kind = prompt.kind
         if kind.endswith(".identify"):
             return self.identify(Role(kind.removesuffix(".identify")))
@@ -72,19 +79,12 @@ class AutoHost:
             wolves = [c for c in cards if c in WOLF_CARDS]
             pick: Role | None = rng.choice(wolves) if wolves else rng.choice([*cards, None])
             return TakeCard(pick)
-        accepts = prompt.accepts
         if Seats in accepts:
             lo, hi = prompt.min_seats, min(prompt.max_seats, len(prompt.seats))
             k = rng.randint(lo, hi) if hi <= 2 else rng.randint(lo, min(hi, lo + 3))
             return Seats(tuple(rng.sample(prompt.seats, k)))
         if YesNo in accepts:
             return YesNo(rng.random() < 0.5)
-        if Pass in accepts:
-            if SelfExplode in accepts and rng.random() < self.explode_chance:
-                wolves = [s for s in game.state.alive if game.state.is_wolf(s)]
-                if wolves:
-                    return SelfExplode(rng.choice(wolves))
-            return Pass()
         if Ballots in accepts:
             voters = prompt.info["voters"]
             targets = prompt.seats
