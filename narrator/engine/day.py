@@ -38,8 +38,9 @@ class Day(Deaths, Votes):
             if s.lovers is not None and by_wolves & set(s.lovers):
                 by_wolves |= set(s.lovers)
             if by_wolves and wolves_condition(s, s.alive - by_wolves):
+                own = frozenset(x for x, _ in pending)
                 for seat, cause in sorted(pending):
-                    self.die(seat, cause, f"night{s.night}", [])
+                    self.die(seat, cause, f"night{s.night}", [], own)
                 self.end_wolves()
         batch = yield from self.resolve(pending, f"night{s.night}")
         yield from self.last_words(batch)

@@ -16,8 +16,12 @@ VILLAGE_KILLS = frozenset({"poison", "shot", "exile"})
 
 
 class Deaths(FlowBase):
-    def die(self, seat: int, cause: Cause, when: str, batch: list[tuple[int, Cause]]) -> None:
-        """One death and whatever dies with it at once (no skill is asked here)."""
+    def die(
+        self, seat: int, cause: Cause, when: str, batch: list[tuple[int, Cause]], own: frozenset[int] = frozenset()
+    ) -> None:
+        """One death and whatever dies with it at once (no skill is asked here). Seats in `own` die in this
+        same batch of their own cause (a bitten hunter whose lover is poisoned dies of the bite, not of love),
+        so no chain takes them first."""
         if seat not in self.s.alive:
             return
         self.emit(ev.PlayerDied(seat, cause, when))
@@ -26,18 +30,20 @@ class Deaths(FlowBase):
         role = s.roles.get(seat)
         if s.lovers is not None and seat in s.lovers:
             other = s.lovers[1] if s.lovers[0] == seat else s.lovers[0]
-            self.die(other, "lover", when, batch)
+            if other not in own:
+                self.die(other, "lover", when, batch, own)
         if seat == s.model and not s.wild_turned:
             child = s.living_seat_of(Role.WILD_CHILD)
             if child is not None:
                 self.emit(ev.WildChildTurned(child))
-        if role is Role.WOLF_BEAUTY and when.startswith("day") and s.beauty_charm is not None:
-            self.die(s.beauty_charm, "charm", when, batch)
+        charmed = s.beauty_charm
+        if role is Role.WOLF_BEAUTY and when.startswith("day") and charmed is not None and charmed not in own:
+            self.die(charmed, "charm", when, batch, own)
         if role is Role.ELDER and cause in VILLAGE_KILLS and not s.powers_lost:
             self.emit(ev.VillagePowersLost(seat))
             idiot = s.living_seat_of(Role.IDIOT)
-            if self.rules.elder_takes_idiot and s.idiot_revealed and idiot is not None:
-                self.die(idiot, "elder", when, batch)
+            if self.rules.elder_takes_idiot and s.idiot_revealed and idiot is not None and idiot not in own:
+                self.die(idiot, "elder", when, batch, own)
 
     def dying_with(self, first: list[tuple[int, Cause]]) -> tuple[int, ...]:
         """Every seat `first` takes with it at once (a lover; a revealed idiot following the elder), in seat
@@ -57,8 +63,9 @@ class Deaths(FlowBase):
         """Kill `first`, then ask every death skill in seat order (shots may add deaths, asked in turn),
         then check for a winner. Returns the batch: every (seat, cause) that died, in order of death."""
         batch: list[tuple[int, Cause]] = []
+        own = frozenset(x for x, _ in first)
         for seat, cause in sorted(first):
-            self.die(seat, cause, when, batch)
+            self.die(seat, cause, when, batch, own)
         done: set[int] = set()
         while True:
             todo = sorted(x for x, _ in batch if x not in done)
