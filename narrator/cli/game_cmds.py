@@ -10,8 +10,10 @@ from typing import Annotated
 
 import typer
 
+from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt
 
-def _print_line(line: object) -> None:
+
+def print_line(line: object) -> None:
     from rich.console import Console
 
     from narrator.judge.lines import Line
@@ -27,7 +29,7 @@ def _print_line(line: object) -> None:
 def simulate(
     file: Annotated[Path, typer.Argument(help="Scenario file (YAML): set-up, the host's words, expectations.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line: lines said and events.")] = False,
-    lang: Annotated[str, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體).")] = "zh-Hans",
+    lang: LangOpt = Lang.hans,
 ) -> None:
     """Run a scenario file through the judge.
 
@@ -41,7 +43,7 @@ def simulate(
     except ScenarioError as exc:
         typer.echo(f"invalid scenario: {exc}", err=True)
         raise typer.Exit(2) from exc
-    _run(scenario, as_json, lang)
+    _run(scenario, as_json, lang.value)
 
 
 def _run(scenario: object, as_json: bool, lang: str) -> None:
@@ -58,7 +60,7 @@ def _run(scenario: object, as_json: bool, lang: str) -> None:
     if as_json:
         run = Run(scenario, judge, on_record=lambda r: print(json.dumps(r, ensure_ascii=False)))
     else:
-        run = Run(scenario, judge, on_line=_print_line)
+        run = Run(scenario, judge, on_line=print_line)
     out = run.execute()
     if out.code:
         typer.echo(out.message, err=True)
@@ -68,15 +70,55 @@ def _run(scenario: object, as_json: bool, lang: str) -> None:
 
 
 def demo(
-    lang: Annotated[str, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體).")] = "zh-Hans",
+    lang: LangOpt = Lang.hans,
+    out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the demo's audio (table channel; "
+                                      "the host's goes next to it with .host).")] = Path("narrator-demo.wav"),
+    audio: Annotated[bool, typer.Option(help="Render the narration to audio files.")] = True,
+    play: Annotated[str | None, typer.Option(help='Also play it live on this output device ("default", an '
+                                             'index, a name, or pulse:SINK).')] = None,
+    host_device: Annotated[str | None, typer.Option(help="A second output for the host's lines (earpiece); "
+                                                    "without it they are printed.")] = None,
+    backend: BackendOpt = Backend.edge,
+    cache_dir: CacheDir = None,
 ) -> None:
-    """Play the built-in demo game (a full 12-player game) with no microphone, model or network."""
+    """Play the built-in demo game (a full 12-player game): the narration is printed, rendered to audio
+    files, and optionally played. Needs no microphone, model or network (edge-tts falls back to espeak-ng)."""
     import yaml
 
     from narrator.sim.scenario import Scenario
 
     text = resources.files("narrator.data").joinpath("demo.yaml").read_text(encoding="utf-8")
-    _run(Scenario.from_dict(yaml.safe_load(text), name="demo"), as_json=False, lang=lang)
+    scenario = Scenario.from_dict(yaml.safe_load(text), name="demo")
+    if not audio and play is None:
+        _run(scenario, as_json=False, lang=lang.value)
+        return
+    from narrator.cli.render_cmd import make_game_speaker, render_to
+
+    speaker = make_game_speaker(backend, None, "+0%", lang, cache_dir, offline=False)
+    code = 0
+    if audio:
+        code = render_to(scenario, speaker, out, None, lang, echo=play is None)
+    if play is not None and code == 0:
+        code = _play(scenario, speaker, lang.value, play, host_device)
+    raise typer.Exit(code)
+
+
+def _play(scenario: object, speaker: object, lang: str, device: str, host_device: str | None) -> int:
+    from narrator.audio.mixer import Mixer
+    from narrator.audio.pacing import Pacer
+    from narrator.audio.playback import OutputConfig, Player
+    from narrator.narration import narrate, play_items
+    from narrator.sim.scenario import Scenario
+    from narrator.voice import Speaker
+
+    assert isinstance(scenario, Scenario) and isinstance(speaker, Speaker)
+    narration = narrate(scenario, speaker, lang)
+    public = OutputConfig.parse(None if device == "default" else device)
+    host = OutputConfig.parse(host_device) if host_device else None
+    with Player(Mixer(), public, host, pacer=Pacer(scenario.seed)) as player:
+        # Host lines are printed by the player itself when there is no host output.
+        play_items(narration.items, player, on_line=lambda line: print_line(line) if line.to == "all" else None)
+    return narration.output.code
 
 
 def presets() -> None:

@@ -122,6 +122,8 @@ class Run:
     judge: Judge = field(default_factory=Judge)
     on_line: Callable[[Line], None] | None = None
     on_record: Callable[[dict[str, Any]], None] | None = None
+    on_wait: Callable[[str], None] | None = None
+    """Called with the prompt kind once the judge has said its lines and waits for the host."""
     out: Output = field(default_factory=Output)
 
     def emit_line(self, line: Line) -> None:
@@ -159,6 +161,8 @@ class Run:
                 break
             for line in self.judge.prompt_lines(prompt, shadow):
                 self.emit_line(line)
+            if self.on_wait:
+                self.on_wait(prompt.kind)
             if pending is not None and pending[0] == prompt.kind:
                 kind, words, extra = pending
                 pending = next(queue, None)

@@ -1,0 +1,90 @@
+"""`narrator render`: a scenario's full narration as audio, table and host channels in separate files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt, OfflineOpt, RateOpt, VoiceOpt
+
+if TYPE_CHECKING:
+    from narrator.sim.scenario import Scenario
+    from narrator.voice import Speaker
+
+
+
+def host_path_for(public: Path) -> Path:
+    """game.wav → game.host.wav"""
+    return public.with_name(public.stem + ".host" + (public.suffix or ".wav"))
+
+
+def make_game_speaker(backend: Backend, voice: str | None, rate: str, lang: Lang, cache_dir: Path | None,
+                      offline: bool) -> Speaker:
+    from rich.console import Console
+
+    from narrator.voice import make_speaker, make_voice
+
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+    def warn(message: str) -> None:
+        console.print(f"⚠ {message}", style="yellow", markup=False)
+
+    try:
+        spoken = make_voice(backend.value, voice, rate=rate, warn=warn)
+    except ValueError as exc:
+        typer.echo(f"✗ {exc}", err=True)
+        raise typer.Exit(2) from exc
+    return make_speaker(spoken, cache_dir=cache_dir, lang=lang.value, offline=offline)
+
+
+def render_to(scenario: Scenario, speaker: Speaker, out: Path, host_out: Path | None, lang: Lang,
+              echo: bool) -> int:
+    """Render and report; returns the scenario's exit code."""
+    from narrator.cli.game_cmds import print_line
+    from narrator.narration import render_scenario
+    from narrator.voice import MissingPiece, VoiceError
+
+    host_out = host_out or host_path_for(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        rendered, output = render_scenario(scenario, speaker, out, host_out, lang=lang.value,
+                                           on_line=print_line if echo else None)
+    except (MissingPiece, VoiceError) as exc:
+        typer.echo(f"✗ {exc}", err=True)
+        return 1
+    minutes, seconds = divmod(round(rendered.duration_s), 60)
+    typer.echo(f"✓ {out} (table) and {host_out} (host): {minutes}:{seconds:02d}, "
+               f"{len(rendered.timeline)} lines", err=True)
+    if output.code:
+        typer.echo(output.message, err=True)
+    return output.code
+
+
+def render(
+    scenario: Annotated[Path, typer.Argument(help="Scenario file (YAML), as for `narrator simulate`.")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="The table's audio (WAV).")] = Path("game.wav"),
+    host_out: Annotated[Path | None, typer.Option(help="The host's audio (default: OUT with .host).")] = None,
+    lang: LangOpt = Lang.hans,
+    backend: BackendOpt = Backend.edge,
+    voice: VoiceOpt = None,
+    rate: RateOpt = "+0%",
+    cache_dir: CacheDir = None,
+    offline: OfflineOpt = False,
+) -> None:
+    """Render a scenario's full narration to audio: the table's channel and the host's, sample-aligned,
+    through the same mixer as live playback (beds, ducking, cues, pauses)."""
+    from narrator.sim.scenario import Scenario, ScenarioError
+
+    try:
+        loaded = Scenario.load(scenario)
+    except ScenarioError as exc:
+        typer.echo(f"invalid scenario: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    speaker = make_game_speaker(backend, voice, rate, lang, cache_dir, offline)
+    raise typer.Exit(render_to(loaded, speaker, out, host_out, lang, echo=False))
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(render)
