@@ -71,7 +71,8 @@ class Night(FlowBase):
 
     def identify(self, role: Role) -> Flowing:
         """The host names the seats holding `role`; skipped when no such card is in play."""
-        expected = self.s.in_play()[role]
+        s = self.s
+        expected = s.deck.count(role) - s.buried.count(role)  # in_play()[role], without building Counters
         if role is Role.VILLAGER or expected == 0:
             return
         known = tuple(x for x, r in self.s.roles.items() if r is role)
