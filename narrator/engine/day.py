@@ -118,7 +118,10 @@ class Day(Deaths, Votes):
             answer = yield Prompt("sheriff.order", frozenset({Direction}), None, sheriff)
             assert isinstance(answer, Direction)
             direction = answer.side
-            step = 1 if direction == "right" else -1
+            # Seats are numbered clockwise, so a player's left-hand neighbour is the next seat up:
+            # 警左 goes up from the sheriff (seat + 1), 警右 goes down (seat - 1). RULES.md: "start left of
+            # the last death, clockwise" is the same direction.
+            step = 1 if direction == "left" else -1
             n = s.players
             ring = [((sheriff - 1 + step * k) % n) + 1 for k in range(1, n)]
             order = (*tuple(x for x in ring if x in s.alive), sheriff)

@@ -37,6 +37,12 @@ class Night(FlowBase):
 
     def resolve_night(self) -> None:
         """Dawn: who dies of the wolves' kill and the poison (the lovers follow when announced)."""
+        deaths, elder_survived = self.night_deaths()
+        self.emit(ev.NightResolved(tuple(sorted(deaths.items())), elder_survived))
+
+    def night_deaths(self) -> tuple[dict[int, Cause], bool]:
+        """Who the night's actions kill, and whether the elder spent his extra life. Computed, not emitted:
+        the hunter's shoot status is told from it before dawn."""
         s, t = self.s, self.s.tonight
         deaths: dict[int, Cause] = {}
         elder_survived = False
@@ -57,7 +63,7 @@ class Night(FlowBase):
                 deaths[victim] = "wolves"
         if t.poisoned is not None:
             deaths[t.poisoned] = "poison"  # a poisoned hunter cannot shoot, even if the wolves bit him too
-        self.emit(ev.NightResolved(tuple(sorted(deaths.items())), elder_survived))
+        return deaths, elder_survived
 
     def step_has_living_player(self, step: str) -> bool:
         if step == "wolves":
@@ -71,8 +77,7 @@ class Night(FlowBase):
 
     def identify(self, role: Role) -> Flowing:
         """The host names the seats holding `role`; skipped when no such card is in play."""
-        s = self.s
-        expected = s.deck.count(role) - s.buried.count(role)  # in_play()[role], without building Counters
+        expected = self.s.in_play()[role]
         if role is Role.VILLAGER or expected == 0:
             return
         known = tuple(x for x, r in self.s.roles.items() if r is role)
@@ -290,5 +295,19 @@ class Night(FlowBase):
         hunter = self.s.living_seat_of(Role.HUNTER)
         if hunter is None or not self.rules.tell_shoot_status:
             return
-        can = self.s.tonight.poisoned != hunter and self.s.has_power(Role.HUNTER)
-        self.emit(ev.ShootStatusTold(hunter, can))
+        self.emit(ev.ShootStatusTold(hunter, self.could_shoot_tonight(hunter)))
+
+    def could_shoot_tonight(self, hunter: int) -> bool:
+        """Whether the hunter could shoot if he died tonight: not when poisoned, not when his lover dies
+        tonight (he would die of love), not when the elder is poisoned (the village loses its powers)."""
+        s = self.s
+        if not s.has_power(Role.HUNTER):
+            return False
+        deaths, _ = self.night_deaths()
+        if deaths.get(hunter) == "poison":
+            return False
+        if s.lovers is not None and hunter in s.lovers:
+            other = s.lovers[0] if s.lovers[1] == hunter else s.lovers[1]
+            if other in deaths and hunter not in deaths:
+                return False
+        return not any(s.roles.get(x) is Role.ELDER and c == "poison" for x, c in deaths.items())

@@ -75,7 +75,7 @@ class AutoHost:
         if kind == "thief.cards":
             return Cards(self.deal.buried)
         if kind == "thief.choose":
-            cards = prompt.info["cards"]
+            cards: tuple[Role, ...] = prompt.info["cards"]
             wolves = [c for c in cards if c in WOLF_CARDS]
             pick: Role | None = rng.choice(wolves) if wolves else rng.choice([*cards, None])
             return TakeCard(pick)
