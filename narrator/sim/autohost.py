@@ -76,8 +76,8 @@ class AutoHost:
             return Cards(self.deal.buried)
         if kind == "thief.choose":
             cards: tuple[Role, ...] = prompt.info["cards"]
-            wolves = [c for c in cards if c in WOLF_CARDS]
-            pick: Role | None = rng.choice(wolves) if wolves else rng.choice([*cards, None])
+            wolf_cards = [c for c in cards if c in WOLF_CARDS]
+            pick: Role | None = rng.choice(wolf_cards) if wolf_cards else rng.choice([*cards, None])
             return TakeCard(pick)
         if Seats in accepts:
             lo, hi = prompt.min_seats, min(prompt.max_seats, len(prompt.seats))
