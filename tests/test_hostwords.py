@@ -42,6 +42,8 @@ ALL_TYPES = frozenset({Seats, YesNo, Pass, SelfExplode, Cards, TakeCard, Ballots
     ("text", "seats"),
     [
         ("七号", (7,)),
+        ("警徽给五号", (5,)),
+        ("移交給五號", (5,)),
         ("七號", (7,)),
         ("七 号", (7,)),
         ("七 號", (7,)),
@@ -131,6 +133,9 @@ def test_seats(text: str, seats: tuple[int, ...]) -> None:
         "不开枪",
         "不開槍",
         "不 开 枪",
+        "撕警徽",
+        "撕掉 警徽",
+        "不给",
         "放弃",
         "放棄",
         "不守",
