@@ -1,0 +1,113 @@
+"""Pauses as data: named pacing classes (narrator/data/pacing.yaml) and seeded draws from them.
+
+    pacer = Pacer(seed=7)
+    pacer.draw("eyes_open")   # -> e.g. 3.84 (seconds)
+
+The Pacer deliberately knows nothing about the game: it is never told who is alive. A dead or absent role's
+night step uses the same words and the same pacing class as a live one, so the draw comes from the same
+distribution and the silence cannot tell the table whether anyone opened their eyes.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+Dist = Literal["uniform", "triangular", "fixed"]
+
+
+class PacingError(ValueError):
+    """pacing.yaml is malformed, or a line names a pacing class that does not exist."""
+
+
+@dataclass(frozen=True, slots=True)
+class PauseSpec:
+    """One pacing class: the distribution of the silence after a line."""
+
+    name: str
+    dist: Dist
+    low_s: float
+    """s. Smallest possible pause."""
+    high_s: float
+    """s. Largest possible pause (equal to low_s for "fixed")."""
+    mode_s: float | None = None
+    """s. Most likely pause (triangular only)."""
+
+    def sample(self, rng: random.Random) -> float:
+        if self.dist == "fixed":
+            return self.low_s
+        if self.dist == "uniform":
+            return rng.uniform(self.low_s, self.high_s)
+        return rng.triangular(self.low_s, self.high_s, self.mode_s)
+
+    @property
+    def mean_s(self) -> float:
+        """s. Expected pause."""
+        if self.dist == "triangular" and self.mode_s is not None:
+            return (self.low_s + self.mode_s + self.high_s) / 3.0
+        return (self.low_s + self.high_s) / 2.0
+
+
+def _spec(name: str, raw: Any) -> PauseSpec:
+    if not isinstance(raw, Mapping):
+        raise PacingError(f"pacing class {name!r}: expected a mapping, got {raw!r}")
+    try:
+        dist = raw["dist"]
+        if dist == "fixed":
+            spec = PauseSpec(name, "fixed", float(raw["s"]), float(raw["s"]))
+        elif dist == "uniform":
+            spec = PauseSpec(name, "uniform", float(raw["low"]), float(raw["high"]))
+        elif dist == "triangular":
+            spec = PauseSpec(name, "triangular", float(raw["low"]), float(raw["high"]), float(raw["mode"]))
+        else:
+            raise PacingError(f"pacing class {name!r}: unknown dist {dist!r} (uniform, triangular, fixed)")
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, PacingError):
+            raise
+        raise PacingError(f"pacing class {name!r}: bad or missing field ({exc})") from exc
+    mode = spec.low_s if spec.mode_s is None else spec.mode_s
+    if not 0.0 <= spec.low_s <= mode <= spec.high_s or spec.high_s > 120.0:
+        raise PacingError(f"pacing class {name!r}: need 0 <= low <= mode <= high <= 120 s, got {raw!r}")
+    return spec
+
+
+def load_pacing(path: Path | None = None) -> dict[str, PauseSpec]:
+    """Read and validate a pacing table (default: the packaged narrator/data/pacing.yaml)."""
+    if path is None:
+        text = resources.files("narrator").joinpath("data/pacing.yaml").read_text(encoding="utf-8")
+    else:
+        text = Path(path).read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    classes = data.get("classes") if isinstance(data, Mapping) else None
+    if not isinstance(classes, Mapping) or not classes:
+        raise PacingError("pacing table needs a non-empty 'classes:' mapping")
+    return {str(name): _spec(str(name), raw) for name, raw in classes.items()}
+
+
+class Pacer:
+    """Seeded pause draws. The same seed and the same sequence of class names give the same pauses."""
+
+    def __init__(self, seed: int | None = None, table: Mapping[str, PauseSpec] | None = None) -> None:
+        self.table: Mapping[str, PauseSpec] = load_pacing() if table is None else dict(table)
+        self._rng = random.Random(seed)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.table)
+
+    def spec(self, name: str) -> PauseSpec:
+        try:
+            return self.table[name]
+        except KeyError:
+            known = ", ".join(sorted(self.table))
+            raise PacingError(f"unknown pacing class {name!r}; pacing.yaml has: {known}") from None
+
+    def draw(self, name: str) -> float:
+        """s. One pause from class `name`."""
+        return self.spec(name).sample(self._rng)
