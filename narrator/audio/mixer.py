@@ -1,0 +1,284 @@
+"""The one mixer behind both live playback and offline rendering.
+
+Two channels, each a FIFO of scheduled items consumed in real time by whoever pulls:
+
+- ``"all"`` (public, the table speaker): speech clips, cue clips and silences, over the current bed,
+  which loops forever underneath. The bed is ducked while speech plays (gain ramps, never a step) and
+  switching beds crossfades (equal power).
+- ``"host"`` (secret, the host's earpiece): speech, cues and silences only. Host items live in their own
+  queue and are only ever written into the host buffer: nothing on this channel can reach the public one.
+
+Producer side (any thread, usually the judge's): ``enqueue(clip, channel, pause_after_s, cue, bed)``
+appends one *group* — [bed switch] [cue] speech [silence] — and returns a Ticket that the audio side fills
+in as the group plays (start time, frame positions, done). Consumer side (the audio callback, or
+render.py): ``pull_public_into(out)`` / ``pull_host_into(out)`` fill caller-owned float32 buffers in
+place; ``pull(n)`` is the allocating convenience for offline use.
+
+Real-time discipline: the consumer takes no locks and allocates nothing but slice views. Queues are
+``collections.deque`` (append/extend and popleft are atomic under the GIL), the producer only appends and
+the consumer is the only one that reads item positions or touches bed state. Cue and bed gains are baked
+into their arrays at construction, ramps use preallocated scratch buffers.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from narrator.audio import SAMPLE_RATE
+from narrator.audio._gain import BedVoice, Ramp
+from narrator.audio.beds import BED_NAMES, CUE_NAMES, SoundBank, load_sounds
+
+if TYPE_CHECKING:
+    from narrator.judge.lines import Line
+
+CHANNELS = ("all", "host")
+_SPEECH, _CUE, _SILENCE, _BED = range(4)
+
+
+@dataclass(frozen=True)
+class MixerConfig:
+    """How the mixer treats the bed. Defaults are broadcast-style voice-over ducking."""
+
+    duck_db: float = -12.0
+    """dB. Bed gain while speech plays on the public channel (0 disables ducking)."""
+    attack_s: float = 0.08
+    """s. Ramp time of the duck going down; speech known in advance starts ducking this early."""
+    release_s: float = 0.30
+    """s. Ramp time of the bed coming back up after speech."""
+    bed_crossfade_s: float = 1.5
+    """s. Equal-power crossfade when the bed changes (also the fade from/to "off")."""
+    bed_gain_db: float = 0.0
+    """dB. Extra gain on every bed (on top of the bed's own level)."""
+    cue_gain_db: float = 0.0
+    """dB. Extra gain on every cue."""
+    max_block: int = 8192
+    """frames. Scratch size; larger pulls are processed in pieces of this size."""
+
+
+class Ticket:
+    """What happened to one enqueued group; written by the consumer, read by anyone."""
+
+    __slots__ = ("channel", "done", "end_frame", "enqueued_at", "speech_frame", "start_frame", "started_at")
+
+    def __init__(self, channel: str) -> None:
+        self.channel = channel
+        self.enqueued_at = time.perf_counter()
+        """perf_counter() seconds when the group was enqueued."""
+        self.started_at: float | None = None
+        """perf_counter() seconds when its first sample was handed out by a pull."""
+        self.start_frame: int | None = None
+        """Channel frame index of the group's first sample (cue or speech)."""
+        self.speech_frame: int | None = None
+        """Channel frame index of the speech clip's first sample."""
+        self.end_frame: int | None = None
+        """Channel frame index just after the group's pause."""
+        self.done = False
+
+
+class _Item:
+    __slots__ = ("data", "first", "kind", "last", "length", "name", "pos", "ticket")
+
+    def __init__(self, kind: int, ticket: Ticket, data: np.ndarray | None = None, frames: int = 0,
+                 name: str = "") -> None:
+        self.kind, self.ticket, self.data, self.name = kind, ticket, data, name
+        self.length = len(data) if data is not None else frames
+        self.pos = 0
+        self.first = self.last = False
+
+
+class Mixer:
+    """Queues per channel, a looping ducked bed under the public channel. See the module docstring.
+
+    `sounds` defaults to load_sounds(): the built-in beds and cues, replaced by the user's own files where
+    there are any. Pass beds.builtin_sounds() for output that does not depend on the machine.
+    """
+
+    def __init__(self, sounds: SoundBank | None = None, config: MixerConfig | None = None) -> None:
+        self.config = config = config or MixerConfig()
+        sounds = sounds or load_sounds()
+        bed_gain, cue_gain = 10 ** (config.bed_gain_db / 20), 10 ** (config.cue_gain_db / 20)
+        # Gains are baked in here, once, so the audio thread only copies.
+        self._beds = {n: (sounds[n] * bed_gain).astype(np.float32) for n in BED_NAMES}
+        self._cues = {n: (sounds[n] * cue_gain).astype(np.float32) for n in CUE_NAMES}
+        self._queues: dict[str, deque[_Item]] = {ch: deque() for ch in CHANNELS}
+        self._frames = dict.fromkeys(CHANNELS, 0)
+        self._duck_gain = 10 ** (config.duck_db / 20)
+        depth = 1.0 - self._duck_gain
+        self._attack = max(1, round(config.attack_s * SAMPLE_RATE))
+        release = max(1, round(config.release_s * SAMPLE_RATE))
+        self._duck = Ramp(1.0, depth / release, depth / self._attack)
+        self._fade_rate = 1.0 / max(1, round(config.bed_crossfade_s * SAMPLE_RATE))
+        self._voices: list[BedVoice] = []
+        b = config.max_block
+        self._steps = np.arange(1, b + 1, dtype=np.float32)
+        self._env, self._fade, self._tmp = (np.empty(b, np.float32) for _ in range(3))
+
+    # --- producer side ---------------------------------------------------------------------------------
+
+    def enqueue(self, clip: np.ndarray, channel: str = "all", pause_after_s: float = 0.0,
+                cue: str | None = None, bed: str | None = None) -> Ticket:
+        """Schedule [bed switch] [cue] clip [pause] on `channel` ("all" or "host") after what is queued.
+
+        `clip` is mono float32 speech at SAMPLE_RATE (may be empty); `pause_after_s` seconds of silence
+        follow it; `cue` is a cue name played before the clip; `bed` ("night", "day", "off") switches the
+        public bed when the group starts. A bed switch on the host channel is refused: the bed is public.
+        """
+        if channel not in CHANNELS:
+            raise ValueError(f"channel must be one of {CHANNELS}, got {channel!r}")
+        if pause_after_s < 0 or not math.isfinite(pause_after_s):
+            raise ValueError(f"pause_after_s must be a finite number of seconds >= 0, got {pause_after_s}")
+        if bed is not None and (channel != "all" or (bed != "off" and bed not in self._beds)):
+            raise ValueError(f"bed {bed!r} on channel {channel!r}: beds are 'night'/'day'/'off', public only")
+        if cue is not None and cue not in self._cues:
+            raise ValueError(f"unknown cue {cue!r}; cues are {', '.join(CUE_NAMES)}")
+        samples = np.ascontiguousarray(clip, dtype=np.float32)
+        if samples.ndim != 1:
+            raise ValueError(f"clip must be mono (1-D), got shape {samples.shape}")
+        ticket = Ticket(channel)
+        items = []
+        if bed is not None:
+            items.append(_Item(_BED, ticket, name=bed))
+        if cue is not None:
+            items.append(_Item(_CUE, ticket, self._cues[cue]))
+        items.append(_Item(_SPEECH, ticket, samples))
+        items.append(_Item(_SILENCE, ticket, frames=round(pause_after_s * SAMPLE_RATE)))
+        items[0].first = items[-1].last = True
+        self._queues[channel].extend(items)  # one atomic extend: the consumer never sees half a group
+        return ticket
+
+    def enqueue_line(self, line: Line, clip: np.ndarray, pause_after_s: float) -> Ticket:
+        """enqueue() with the channel, cue and bed a judge Line asks for."""
+        return self.enqueue(clip, line.to, pause_after_s, cue=line.cue, bed=line.bed)
+
+    def switch_bed(self, bed: str) -> Ticket:
+        """Queue a bed change ("night", "day", "off") on the public channel, after what is queued."""
+        return self.enqueue(np.zeros(0, np.float32), "all", 0.0, bed=bed)
+
+    def is_drained(self, channel: str | None = None) -> bool:
+        """True when nothing is queued on `channel` (default: on either channel). The bed does not count."""
+        return all(not self._queues[ch] for ch in ((channel,) if channel else CHANNELS))
+
+    def pending_frames(self, channel: str) -> int:
+        """Frames still to play on `channel`. Offline use only (it walks the queue)."""
+        return sum(item.length - item.pos for item in list(self._queues[channel]))
+
+    def frames_played(self, channel: str) -> int:
+        """Frames pulled so far on `channel` (the channel's clock)."""
+        return self._frames[channel]
+
+    @property
+    def bed(self) -> str:
+        """Name of the bed currently fading in or playing, or "off"."""
+        live = [v for v in self._voices if v.target > 0]
+        return live[-1].name if live else "off"
+
+    # --- consumer side ---------------------------------------------------------------------------------
+
+    def pull(self, n_frames: int) -> tuple[np.ndarray, np.ndarray]:
+        """Allocate and return the next n_frames of (public, host). For offline rendering and tests."""
+        public, host = np.empty(n_frames, np.float32), np.empty(n_frames, np.float32)
+        self.pull_public_into(public)
+        self.pull_host_into(host)
+        return public, host
+
+    def pull_public_into(self, out: np.ndarray) -> None:
+        """Overwrite `out` (1-D float32 view) with the next len(out) public frames. Audio-thread safe."""
+        for a in range(0, len(out), self.config.max_block):
+            self._pull(out[a : a + self.config.max_block], "all")
+
+    def pull_host_into(self, out: np.ndarray) -> None:
+        """Overwrite `out` with the next len(out) host frames. Never touches the bed or the public queue."""
+        for a in range(0, len(out), self.config.max_block):
+            self._pull(out[a : a + self.config.max_block], "host")
+
+    def _pull(self, out: np.ndarray, channel: str) -> None:
+        public = channel == "all"
+        queue, n, pos = self._queues[channel], len(out), 0
+        out.fill(0.0)
+        while True:
+            if not queue:
+                if public and pos < n:
+                    self._render_bed(out, pos, n, ducked=False)
+                break
+            item = queue[0]
+            if pos == n and item.pos < item.length:
+                break  # block full; zero-length items at the head are still finished, so tickets complete
+            if item.pos == 0:
+                self._mark_start(item, self._frames[channel] + pos)
+            if item.kind == _BED:
+                self._switch_bed(item.name)
+            left = item.length - item.pos
+            span, ducked = min(left, n - pos), item.kind == _SPEECH
+            if public and not ducked and left > 0 and self._speech_next(queue):
+                # Speech is queued right after this item: start the attack early so the bed is already
+                # down when the voice begins (first render up to the look-ahead point undocked).
+                if left > self._attack:
+                    span = min(span, left - self._attack)
+                else:
+                    ducked = True
+            if item.data is not None and span:
+                out[pos : pos + span] = item.data[item.pos : item.pos + span]
+            if public and span:
+                self._render_bed(out, pos, pos + span, ducked)
+            item.pos += span
+            pos += span
+            if item.pos >= item.length:
+                queue.popleft()
+                if item.last:
+                    item.ticket.end_frame = self._frames[channel] + pos
+                    item.ticket.done = True
+        if public:
+            np.clip(out, -1.0, 1.0, out=out)  # safety only: speech over a ducked bed stays well below 0 dBFS
+        self._frames[channel] += n
+
+    def _speech_next(self, queue: deque[_Item]) -> bool:
+        for i in range(1, min(3, len(queue))):  # a bed marker may sit between this item and the speech
+            kind = queue[i].kind
+            if kind != _BED:
+                return kind == _SPEECH and queue[i].length > 0
+        return False
+
+    def _mark_start(self, item: _Item, frame: int) -> None:
+        t = item.ticket
+        if item.first:
+            t.started_at, t.start_frame = time.perf_counter(), frame
+        if item.kind == _SPEECH:
+            t.speech_frame = frame
+
+    def _switch_bed(self, name: str) -> None:
+        for v in self._voices:
+            v.target = 0.0
+        if name == "off":
+            return
+        for v in self._voices:
+            if v.name == name:  # still fading out: bring it back rather than restarting the loop
+                v.target = 1.0
+                self._voices.remove(v)
+                self._voices.append(v)
+                return
+        self._voices.append(BedVoice(name, self._beds[name], self._fade_rate))
+
+    def _render_bed(self, out: np.ndarray, a: int, b: int, ducked: bool) -> None:
+        k = b - a
+        env, fade, tmp = self._env[:k], self._fade[:k], self._tmp[:k]
+        self._duck.fill(env, self._duck_gain if ducked else 1.0, self._steps)
+        if not self._voices:
+            return
+        dest = out[a:b]
+        for v in self._voices:
+            v.read(tmp)
+            steady = v.fade.value == 1.0 == v.target  # decided before fill(): a fade may end mid-span
+            v.fade.fill(fade, v.target, self._steps)
+            if not steady:
+                np.multiply(fade, np.pi / 2, out=fade)  # equal-power shape: sin(pi/2 * linear ramp)
+                np.sin(fade, out=fade)
+                np.multiply(tmp, fade, out=tmp)
+            np.multiply(tmp, env, out=tmp)
+            np.add(dest, tmp, out=dest)
+        self._voices[:] = [v for v in self._voices if v.target > 0 or v.fade.value > 0]

@@ -1,0 +1,214 @@
+"""The mixer: queues, ducking ramps, bed loop and crossfades, channel isolation, real-time discipline."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+from audio_testkit import SR, constant_bank, host_tone, tone_level, voiced_burst
+
+from narrator.audio.beds import SoundBank, builtin_sounds
+from narrator.audio.mixer import Mixer, MixerConfig
+from narrator.judge.lines import Line
+
+LEVEL = 0.1  # constant bed value: with silent speech, public output / LEVEL is the bed gain itself
+CFG = MixerConfig(duck_db=-12.0, attack_s=0.08, release_s=0.30, bed_crossfade_s=0.5)
+DUCK = 10 ** (-12 / 20)
+
+
+def silent(seconds: float) -> np.ndarray:
+    return np.zeros(int(seconds * SR), np.float32)
+
+
+def pull_all(mixer: Mixer, frames: int, block: int = 240) -> tuple[np.ndarray, np.ndarray]:
+    pubs, hosts = [], []
+    for a in range(0, frames, block):
+        p, h = mixer.pull(min(block, frames - a))
+        pubs.append(p)
+        hosts.append(h)
+    return np.concatenate(pubs), np.concatenate(hosts)
+
+
+def bed_running(config: MixerConfig = CFG, bank: SoundBank | None = None) -> Mixer:
+    """A mixer whose constant night bed has fully faded in."""
+    mixer = Mixer(bank or constant_bank(LEVEL), config)
+    mixer.switch_bed("night")
+    pull_all(mixer, SR)
+    return mixer
+
+
+def test_duck_reaches_the_configured_depth_with_ramps_not_steps() -> None:
+    mixer = bed_running()
+    start = mixer.frames_played("all")
+    t = mixer.enqueue(silent(1.0), "all", pause_after_s=1.0)
+    out, _ = pull_all(mixer, 2 * SR)
+    gain = out / LEVEL
+    assert (t.speech_frame, t.end_frame) == (start, start + 2 * SR)
+    attack, release = int(0.08 * SR), int(0.30 * SR)
+    # Fully ducked from the end of the attack to the end of the speech, exactly the configured depth.
+    np.testing.assert_allclose(gain[attack : SR], DUCK, atol=1e-5)
+    assert 20 * np.log10(np.median(gain[attack:SR])) == pytest.approx(-12.0, abs=0.01)
+    # Attack: linear from 1 to the duck over 80 ms, no jump larger than one ramp step.
+    att = gain[:attack]
+    assert np.all(np.diff(att) < 0)
+    assert att[attack // 2] == pytest.approx(1 - (1 - DUCK) / 2, abs=0.01)
+    # Release: back to 1 over 300 ms after the speech ends.
+    rel = gain[SR : SR + release + 1]
+    assert np.all(np.diff(rel) >= 0)
+    assert rel[release // 2] == pytest.approx(1 - (1 - DUCK) / 2, abs=0.01)
+    np.testing.assert_allclose(gain[SR + release + 1 :], 1.0, atol=1e-6)
+    step = np.max(np.abs(np.diff(gain)))
+    assert step <= (1 - DUCK) / attack * 1.01  # never a step
+
+
+def test_known_speech_is_ducked_from_its_first_sample() -> None:
+    # Speech queued behind a pause: the attack starts early so the bed is down when the voice starts.
+    mixer = bed_running()
+    mixer.enqueue(silent(0.5), "all", pause_after_s=1.0)
+    t2 = mixer.enqueue(silent(0.5), "all", pause_after_s=0.0)
+    start = mixer.frames_played("all")
+    gain = pull_all(mixer, 2 * SR)[0] / LEVEL
+    assert t2.speech_frame is not None
+    s2 = t2.speech_frame - start
+    assert gain[s2] == pytest.approx(DUCK, abs=1e-5)
+    assert gain[s2 - int(0.08 * SR) - 1] == pytest.approx(1.0, abs=1e-5)  # and not earlier than needed
+
+
+def test_duck_depth_is_configurable_and_zero_disables_it() -> None:
+    for db in (-6.0, -20.0, 0.0):
+        mixer = bed_running(MixerConfig(duck_db=db, bed_crossfade_s=0.5))
+        mixer.enqueue(silent(1.0), "all")
+        gain = pull_all(mixer, SR)[0] / LEVEL
+        assert 20 * np.log10(gain[SR // 2]) == pytest.approx(db, abs=0.01)
+
+
+def test_gain_never_steps_through_a_busy_schedule() -> None:
+    rng = np.random.default_rng(0)
+    mixer = bed_running()
+    for _ in range(30):
+        mixer.enqueue(silent(rng.uniform(0.0, 0.4)), "all", pause_after_s=rng.uniform(0.0, 0.3))
+    gain = pull_all(mixer, 10 * SR, block=173)[0] / LEVEL
+    assert np.max(np.abs(np.diff(gain))) <= (1 - DUCK) / (0.08 * SR) * 1.01
+    assert gain.min() >= DUCK - 1e-6
+
+
+def test_bed_crossfade_is_equal_power_and_gradual() -> None:
+    sounds = dict(builtin_sounds().sounds)
+    sounds["night"] = np.full(SR, LEVEL, np.float32)
+    sounds["day"] = np.zeros(SR, np.float32)
+    mixer = bed_running(bank=SoundBank(sounds))
+    mixer.switch_bed("day")
+    out = pull_all(mixer, SR)[0] / LEVEL
+    fade = int(0.5 * SR)
+    # The night bed alone is audible: it follows cos(pi/2 * u) down to silence over the crossfade.
+    assert out[fade // 2] == pytest.approx(np.sin(np.pi / 4), abs=0.002)
+    assert np.all(np.diff(out[: fade + 1]) <= 1e-7)
+    assert np.max(np.abs(np.diff(out))) < 5.0 / fade
+    np.testing.assert_array_equal(out[fade + 1 :], 0.0)
+    assert mixer.bed == "day"
+
+
+def test_bed_off_fades_out_and_back_in_without_restarting_the_loop() -> None:
+    mixer = bed_running()
+    mixer.switch_bed("off")
+    out = pull_all(mixer, SR)[0]
+    assert out[0] == pytest.approx(LEVEL, abs=1e-3) and np.all(out[int(0.51 * SR) :] == 0)
+    assert mixer.bed == "off"
+    mixer.switch_bed("night")
+    back = pull_all(mixer, SR)[0]
+    assert back[0] < 1e-3 and back[-1] == pytest.approx(LEVEL)
+
+
+def test_bed_loops_sample_exact_in_the_mixer() -> None:
+    sounds = dict(builtin_sounds().sounds)
+    loop = (np.arange(1000) / 1000 * LEVEL).astype(np.float32)
+    sounds["night"] = loop
+    mixer = Mixer(SoundBank(sounds), MixerConfig(bed_crossfade_s=0.001))
+    mixer.switch_bed("night")
+    out = pull_all(mixer, 5300, block=333)[0]
+    np.testing.assert_array_equal(out[100:], np.tile(loop, 6)[100:5300])
+
+
+def test_cue_then_speech_then_pause_are_placed_back_to_back() -> None:
+    bank = builtin_sounds()
+    mixer = Mixer(bank, CFG)
+    speech = voiced_burst(0.5)
+    t = mixer.enqueue(speech, "all", pause_after_s=0.25, cue="tick")
+    out = pull_all(mixer, SR)[0]
+    tick = bank["tick"]
+    assert (t.start_frame, t.speech_frame, t.end_frame) == (0, len(tick), len(tick) + len(speech) + SR // 4)
+    np.testing.assert_array_equal(out[: len(tick)], tick)  # no bed yet, so exactly the cue...
+    np.testing.assert_array_equal(out[len(tick) : len(tick) + len(speech)], speech)  # ...then the speech
+    assert np.all(out[t.end_frame :] == 0) and t.done and mixer.is_drained()
+
+
+def test_host_lines_never_reach_the_public_output() -> None:
+    def run(with_secret: bool) -> tuple[np.ndarray, np.ndarray]:
+        mixer = Mixer(builtin_sounds(), CFG)
+        mixer.enqueue(voiced_burst(1.0), "all", 0.5, bed="night")
+        if with_secret:
+            mixer.enqueue(host_tone(1.0), "host", 0.2, cue="tick")
+            mixer.enqueue_line(Line("预言家查验了谁？", to="host"), host_tone(0.5), 0.0)
+        mixer.enqueue(voiced_burst(0.8), "all", 0.5)
+        return pull_all(mixer, 4 * SR)
+
+    plain, _ = run(False)
+    public, host = run(True)
+    np.testing.assert_array_equal(public, plain)  # bit for bit: host items change nothing in public
+    assert tone_level(public, 7000.0) < 1e-5
+    assert tone_level(host, 7000.0) > 0.25
+    # The host channel has no bed either: after the host items it is digital silence.
+    assert np.all(host[int(1.8 * SR) :] == 0)
+
+
+def test_output_does_not_depend_on_block_size() -> None:
+    def run(block: int) -> np.ndarray:
+        mixer = Mixer(builtin_sounds(), MixerConfig(max_block=1024))
+        mixer.enqueue(voiced_burst(0.7), "all", 0.3, cue="dawn", bed="night")
+        mixer.enqueue(voiced_burst(0.4), "all", 0.1, bed="day")
+        mixer.enqueue(voiced_burst(0.4), "all", 0.0, bed="off")
+        return pull_all(mixer, 6 * SR, block)[0]
+
+    ref = run(240)
+    for block in (1, 7, 1000, 5000):
+        np.testing.assert_allclose(run(block)[: len(ref)], ref, atol=2e-7)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"channel": "table"}, "channel"),
+        ({"channel": "host", "bed": "night"}, "public only"),
+        ({"bed": "dusk"}, "beds are"),
+        ({"cue": "gong"}, "unknown cue"),
+        ({"pause_after_s": -1.0}, "pause_after_s"),
+        ({"pause_after_s": float("nan")}, "pause_after_s"),
+    ],
+)
+def test_enqueue_refuses_bad_requests(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Mixer(builtin_sounds()).enqueue(silent(0.1), **kwargs)  # type: ignore[arg-type]
+
+
+def test_enqueue_refuses_stereo() -> None:
+    with pytest.raises(ValueError, match="mono"):
+        Mixer(builtin_sounds()).enqueue(np.zeros((100, 2), np.float32))
+
+
+def test_pull_allocates_nothing_per_block() -> None:
+    mixer = Mixer(builtin_sounds(), MixerConfig(max_block=4096))
+    mixer.enqueue(voiced_burst(2.0), "all", 0.5, cue="bell", bed="night")
+    mixer.enqueue(voiced_burst(2.0), "all", 0.5, bed="day")  # crossfade while ducked: every code path
+    out = np.empty(4096, np.float32)
+    mixer.pull_public_into(out)
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        for _ in range(20):
+            mixer.pull_public_into(out)
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    # A single block-sized temporary would be 16 KiB (float32) or 32 KiB (float64).
+    assert peak < 4096, f"pull allocated {peak} bytes at peak"
