@@ -138,11 +138,15 @@ class Player:
     def start(self, ready_timeout_s: float | None = 5.0) -> None:
         """Open and start the stream(s); then wait until the device really consumes audio (PulseAudio can
         hold a new stream for ~2 s before its first period), unless ready_timeout_s is None."""
-        self._channels["all"] = _Channel(self.mixer, "all", self._public_cfg)
-        if self._host_cfg is not None:
-            self._channels["host"] = _Channel(self.mixer, "host", self._host_cfg)
-        for ch in self._channels.values():
-            ch.stream.start()
+        try:
+            self._channels["all"] = _Channel(self.mixer, "all", self._public_cfg)
+            if self._host_cfg is not None:
+                self._channels["host"] = _Channel(self.mixer, "host", self._host_cfg)
+            for ch in self._channels.values():
+                ch.stream.start()
+        except Exception:
+            self.close()  # e.g. the earpiece is missing: do not leave the table stream open
+            raise
         if ready_timeout_s is not None and not self.wait_ready(ready_timeout_s):
             log.warning("audio output is not consuming samples after %.1f s", ready_timeout_s)
 
@@ -163,8 +167,9 @@ class Player:
         return False
 
     def say(self, line: Line, clip: np.ndarray, pause_after_s: float | None = None) -> Ticket | None:
-        """Queue one judge line. The pause is drawn from the Pacer (line.pause) unless given. A host line
-        without a host output is printed on the console instead and returns None."""
+        """Queue one judge line and return at once. The pause is drawn from the Pacer (line.pause) unless
+        given. A host line without a host output is printed on the console right away (it may appear
+        while earlier public lines are still playing) and returns None; nothing of it is played."""
         if pause_after_s is None:
             if self.pacer is None:
                 raise ValueError("Player.say needs pause_after_s or a Player(pacer=...)")

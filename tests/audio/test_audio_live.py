@@ -135,3 +135,11 @@ def test_without_an_earpiece_host_lines_are_never_played(
     assert tone_level(rec["room"], HOST_TONE_HZ) < 1e-4
     assert tone_level(rec["host"], HOST_TONE_HZ) < 1e-4
     assert ASK.text in capsys.readouterr().err  # shown on the host's console instead
+
+
+def test_a_missing_earpiece_fails_start_and_closes_the_table_stream(pulse: object) -> None:
+    player = Player(Mixer(builtin_sounds()), OutputConfig(device="pulse", pulse_sink="room"),
+                    OutputConfig(device=9999))
+    with pytest.raises(Exception, match=r"9999|[Dd]evice"):
+        player.start()
+    assert player.output_latency_s == 0.0  # no stream left open
