@@ -8,7 +8,7 @@ from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Cards, Seats, TakeCard, YesNo
 from narrator.engine.base import FlowBase, Flowing
 from narrator.engine.events import Cause
-from narrator.engine.prompts import Prompt
+from narrator.engine.prompts import Check, Prompt
 from narrator.engine.roles import WOLF_CARDS, Role
 from narrator.engine.rules import FIRST_NIGHT_ONLY, STEP_CARD
 
@@ -176,12 +176,7 @@ class Night(FlowBase):
         guard = self.acting(Role.GUARD)
         if guard is None:
             return
-        last = self.s.guard_last
-
-        def check(answer: Answer) -> str | None:
-            seats = getattr(answer, "seats", ())
-            return f"守卫不能连续两晚守护{last}号" if last is not None and last in seats else None
-
+        check = not_twice(self.s.guard_last, "守卫不能连续两晚守护{}号")
         seat = yield from self.ask_one("guard.protect", self.living(), True, role=Role.GUARD, actor=guard,
                                        check=check, secret=True)
         self.emit(ev.GuardProtected(seat))
@@ -266,12 +261,7 @@ class Night(FlowBase):
         raven = self.acting(Role.RAVEN)
         if raven is None:
             return
-        last = self.s.raven_last
-
-        def check(answer: Answer) -> str | None:
-            seats = getattr(answer, "seats", ())
-            return f"乌鸦不能连续两晚诅咒{last}号" if last is not None and last in seats else None
-
+        check = not_twice(self.s.raven_last, "乌鸦不能连续两晚诅咒{}号")
         seat = yield from self.ask_one("raven.curse", self.living(), True, role=Role.RAVEN, actor=raven,
                                        check=check, secret=True)
         self.emit(ev.RavenCursed(seat))
@@ -311,3 +301,13 @@ class Night(FlowBase):
             if other in deaths and hunter not in deaths:
                 return False
         return not any(s.roles.get(x) is Role.ELDER and c == "poison" for x, c in deaths.items())
+
+
+def not_twice(last: int | None, reason: str) -> Check:
+    """Refuses last night's choice again (守卫, 乌鸦: never the same player two nights running)."""
+
+    def check(answer: Answer) -> str | None:
+        seats = answer.seats if isinstance(answer, Seats) else ()
+        return reason.format(last) if last is not None and last in seats else None
+
+    return check
