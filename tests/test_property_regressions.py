@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 
 import pytest
 
@@ -14,7 +16,7 @@ from narrator.engine.state import State
 from narrator.judge.narrate import Judge
 from narrator.judge.script import Script
 from narrator.presets import make_setup
-from narrator.sim.autohost import AutoHost, Deal
+from narrator.sim.autohost import AutoHost, Deal, play_random
 
 
 @pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
@@ -56,3 +58,20 @@ def test_a_night_order_without_a_card_in_the_deck_is_refused() -> None:
     with pytest.raises(SetupError, match="狼人"):
         Setup.build({Role.WHITE_WOLF_KING: 1, Role.SEER: 1, Role.VILLAGER: 6}, Rules(night_order=no_wolves))
     Setup.build({Role.WEREWOLF: 2, Role.SEER: 1, Role.VILLAGER: 5}, Rules(night_order=order))  # not needed here
+
+
+@pytest.mark.parametrize("preset", ["12人白狼王守卫", "经典12人"])
+def test_a_finished_game_is_freed_by_reference_counting(preset: str) -> None:
+    """Cached speech prompts held a bound method of the flow, a cycle that left every finished game to the
+    cyclic garbage collector (found by the benchmark: about 13% of the time of a random game)."""
+    gc.collect()
+    gc.disable()
+    try:
+        game = play_random(make_setup(preset), 5)
+        assert game.over
+        freed = weakref.ref(game)
+        del game
+        assert freed() is None
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

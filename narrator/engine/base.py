@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Generator, Mapping
+from functools import partial
 from typing import Any
 
 from narrator.engine import events as ev
@@ -37,6 +38,9 @@ class FlowBase:
         self.emit: Callable[[ev.Event], None] = emit
         """Record an event: append it to the journal and fold it into the state."""
         self._speeches: dict[tuple[int, str, bool], Prompt] = {}
+        # The cached speech prompts' check refers to the state, not to this flow: a finished game then holds
+        # no reference cycle and is freed by reference counting, not left to the cyclic garbage collector.
+        self._refuse_explode = partial(refuse_explode, state)
         self.night_steps = setup.steps()
 
     def when(self) -> str:
@@ -88,14 +92,16 @@ class FlowBase:
         self.emit(ev.SpeechEnded(seat, last_words=kind == "last_words.end"))
         return None
 
-    def _refuse_explode(self, answer: Answer) -> str | None:
-        if not isinstance(answer, SelfExplode):
-            return None
-        seat = answer.seat
-        if seat not in self.s.alive:
-            return f"{seat}号不在场上，不能自爆"
-        if not self.s.is_wolf(seat):
-            return f"{seat}号不是狼人，不能自爆"
-        if self.s.roles.get(seat) is Role.WOLF_BEAUTY:
-            return "狼美人不能自爆"
+
+def refuse_explode(s: State, answer: Answer) -> str | None:
+    """Why a self-explosion during a speech is illegal, or None (other answers are not its business)."""
+    if not isinstance(answer, SelfExplode):
         return None
+    seat = answer.seat
+    if seat not in s.alive:
+        return f"{seat}号不在场上，不能自爆"
+    if not s.is_wolf(seat):
+        return f"{seat}号不是狼人，不能自爆"
+    if s.roles.get(seat) is Role.WOLF_BEAUTY:
+        return "狼美人不能自爆"
+    return None
