@@ -75,3 +75,12 @@ def test_a_finished_game_is_freed_by_reference_counting(preset: str) -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_the_thief_must_wake_first() -> None:
+    """With the thief called after the wolves, the wolves' identification asked for the buried cards too
+    (a count no host could answer); such a night order is now refused."""
+    late = (*(s for s in CLASSIC_NIGHT_ORDER if s != "thief"), "thief")
+    with pytest.raises(SetupError, match="盗贼"):
+        Setup.build({Role.THIEF: 1, Role.WEREWOLF: 2, Role.SEER: 1, Role.VILLAGER: 6}, Rules(night_order=late))
+    Setup.build({Role.WEREWOLF: 2, Role.SEER: 1, Role.VILLAGER: 7}, Rules(night_order=late))  # no thief: fine

@@ -176,6 +176,11 @@ class Setup:
                 needs.add(role)
             for missing in sorted(needs - called, key=list(Role).index):
                 raise SetupError(f"夜晚顺序里没有{missing.zh}的步骤")
+        # The thief's swap decides who holds which card, so no one is identified before he wakes.
+        cards = set(counts) | ({Role.WEREWOLF} if any(counts[r] for r in WOLF_CARDS) else set())
+        first = next(s for s in rules.night_order if STEP_CARD[s] in cards)
+        if counts[Role.THIEF] and first != "thief":
+            raise SetupError("夜晚顺序里盗贼必须第一个睁眼")
         deck = list(counts.elements())
         if counts[Role.THIEF]:
             deck += [Role.VILLAGER, Role.VILLAGER]
