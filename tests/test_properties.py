@@ -209,7 +209,7 @@ def attack_faults(game: Game, p: Prompt, legal: Answer, state: State, rng: rando
     size, answered = len(game.journal), len(game.answers)
     for bad in illegal_answers(p, game.state, legal, rng):
         result = game.answer(bad)
-        if not (isinstance(result, Rejected) and result.kind == p.kind and result.reason):
+        if not (isinstance(result, Rejected) and result.kind == p.kind and result.code):
             faults.append(f"illegal {bad} to {p.kind} was not rejected: {result}")
         if len(game.journal) != size or len(game.answers) != answered or game.prompt is not p:
             faults.append(f"illegal {bad} to {p.kind} changed the game")

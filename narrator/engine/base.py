@@ -10,6 +10,7 @@ from typing import Any
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Pass, Seats, SelfExplode, YesNo
 from narrator.engine.prompts import Check, Prompt
+from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import Role
 from narrator.engine.rules import Setup
 from narrator.engine.state import State
@@ -93,15 +94,15 @@ class FlowBase:
         return None
 
 
-def refuse_explode(s: State, answer: Answer) -> str | None:
+def refuse_explode(s: State, answer: Answer) -> Refusal | None:
     """Why a self-explosion during a speech is illegal, or None (other answers are not its business)."""
     if not isinstance(answer, SelfExplode):
         return None
     seat = answer.seat
     if seat not in s.alive:
-        return f"{seat}号不在场上，不能自爆"
+        return refuse("explode.not_alive", seat=seat)
     if not s.is_wolf(seat):
-        return f"{seat}号不是狼人，不能自爆"
+        return refuse("explode.not_wolf", seat=seat)
     if s.roles.get(seat) is Role.WOLF_BEAUTY:
-        return "狼美人不能自爆"
+        return refuse("explode.wolf_beauty")
     return None

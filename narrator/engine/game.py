@@ -7,15 +7,16 @@ from the set-up with the recorded answers: the seed is part of the set-up, so bo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from narrator.engine import events as ev
-from narrator.engine.answers import Answer
+from narrator.engine.answers import Answer, Ballots, Seats, SelfExplode, VoteResult
 from narrator.engine.base import Flowing, GameOver
 from narrator.engine.day import Day
 from narrator.engine.night import Night
 from narrator.engine.prompts import Prompt
+from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import Camp
 from narrator.engine.rules import Setup
 from narrator.engine.state import State
@@ -41,10 +42,16 @@ class Accepted:
 
 @dataclass(frozen=True, slots=True)
 class Rejected:
-    """An illegal answer: nothing changed. `reason` is a sentence the judge can say aloud."""
+    """An illegal answer: nothing changed. The judge's script says why (`refusals.<code>`, filled with
+    `values`); `kind` is the prompt's kind ("" once the game is over)."""
 
     kind: str
-    reason: str
+    code: str
+    values: Mapping[str, object]
+
+    @property
+    def refusal(self) -> Refusal:
+        return Refusal(self.code, self.values)
 
 
 class Game:
@@ -72,10 +79,11 @@ class Game:
     def answer(self, answer: Answer) -> Accepted | Rejected:
         prompt = self.prompt
         if prompt is None:
-            return Rejected("", "游戏已经结束了")
-        reason = prompt.refuse(answer)
-        if reason is not None:
-            return Rejected(prompt.kind, reason)
+            over = refuse("game.over")
+            return Rejected("", over.code, over.values)
+        refusal = self.refusal(prompt, answer)
+        if refusal is not None:
+            return Rejected(prompt.kind, refusal.code, refusal.values)
         start = len(self.journal)
         self.answers.append((prompt.kind, answer))
         try:
@@ -84,15 +92,52 @@ class Game:
             self.prompt = None
         return Accepted(tuple(self.journal[start:]))
 
+    def refusal(self, prompt: Prompt, answer: Answer) -> Refusal | None:
+        """Why `answer` is illegal now, or None. A seat that cannot be chosen says why when the game knows
+        better than the prompt: not on this table, or out of the game."""
+        refusal = prompt.refuse(answer)
+        if refusal is not None and refusal.code == "answer.wrong_kind":
+            return refusal
+        refusal = self.outside_table(answer) or refusal
+        if refusal is not None and refusal.code == "seat.not_selectable":
+            return self.why_not(refusal)
+        return refusal
+
+    def outside_table(self, answer: Answer) -> Refusal | None:
+        """A seat the table does not have ("13号" in a 12-player game), in any answer naming seats."""
+        players = self.setup.players
+        wrong = next((x for x in named_seats(answer) if not 1 <= x <= players), None)
+        return None if wrong is None else refuse("seat.no_such", seat=wrong, n=players)
+
+    def why_not(self, refusal: Refusal) -> Refusal:
+        """A seat on the table that cannot be chosen here: say it is out of the game when it is."""
+        seat = refusal.values["seat"]
+        if isinstance(seat, int) and seat not in self.state.alive:
+            return refuse("seat.dead", seat=seat)
+        return refusal
+
     @classmethod
     def replay(cls, setup: Setup, seed: int, answers: Iterable[Answer]) -> Game:
         game = cls(setup, seed)
         for answer in answers:
             result = game.answer(answer)
             if isinstance(result, Rejected):
-                raise ValueError(f"replay diverged at {result.kind}: {result.reason}")
+                raise ValueError(f"replay diverged at {result.kind}: {result.code} {dict(result.values)}")
         return game
 
     def undo(self) -> Game:
         """The same game without its last answer (a new Game; this one is left as it was)."""
         return Game.replay(self.setup, self.seed, [a for _, a in self.answers[:-1]])
+
+
+def named_seats(answer: Answer) -> tuple[int, ...]:
+    """Every seat an answer names (voters and targets alike)."""
+    if isinstance(answer, Seats):
+        return answer.seats
+    if isinstance(answer, SelfExplode):
+        return (answer.seat,)
+    if isinstance(answer, VoteResult):
+        return answer.tied if answer.out is None else (answer.out,)
+    if isinstance(answer, Ballots):
+        return tuple(x for pair in answer.votes for x in pair)
+    return ()

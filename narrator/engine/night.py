@@ -9,6 +9,7 @@ from narrator.engine.answers import Answer, Cards, Seats, TakeCard, YesNo
 from narrator.engine.base import FlowBase, Flowing
 from narrator.engine.events import Cause
 from narrator.engine.prompts import Check, Prompt
+from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import WOLF_CARDS, Role
 from narrator.engine.rules import FIRST_NIGHT_ONLY, STEP_CARD
 
@@ -84,15 +85,15 @@ class Night(FlowBase):
         if len(known) == expected:
             return  # the thief already took this card, and it is the only one
 
-        def check(answer: Answer) -> str | None:
+        def check(answer: Answer) -> Refusal | None:
             assert isinstance(answer, Seats)
             for x in answer.seats:
                 other = self.s.roles.get(x)
                 if other is not None and other is not role:
-                    return f"{x}号已经是{other.zh}了"
+                    return refuse("identify.other_card", seat=x, role=other)
             missing = [x for x in known if x not in answer.seats]
             if missing:
-                return f"{missing[0]}号也拿着{role.zh}牌"
+                return refuse("identify.missing", seat=missing[0], role=role)
             return None
 
         seats = yield from self.ask_seats(
@@ -111,12 +112,12 @@ class Night(FlowBase):
     def step_thief(self, n: int) -> Flowing:
         deck = Counter(self.setup.deck)
 
-        def check_cards(answer: Answer) -> str | None:
+        def check_cards(answer: Answer) -> Refusal | None:
             assert isinstance(answer, Cards)
             if len(answer.roles) != 2:
-                return "请说出剩下的两张牌"
+                return refuse("thief.two_cards")
             if Counter(answer.roles) - deck:
-                return "这两张牌不在本局的牌里"
+                return refuse("thief.cards_not_in_deck")
             return None
 
         cards = yield Prompt("thief.cards", frozenset({Cards}), Role.THIEF, None, (), 0, 0, True, {}, check_cards)
@@ -130,12 +131,12 @@ class Night(FlowBase):
         wolves = [c for c in pair if c in WOLF_CARDS]
         forced = len(wolves) == 2 if self.rules.thief_must_take_wolf == "both" else bool(wolves)
 
-        def check_take(answer: Answer) -> str | None:
+        def check_take(answer: Answer) -> Refusal | None:
             assert isinstance(answer, TakeCard)
             if answer.role is not None and answer.role not in pair:
-                return f"底牌里没有{answer.role.zh}"
+                return refuse("thief.card_not_there", role=answer.role)
             if forced and answer.role not in WOLF_CARDS:
-                return "底牌有狼人牌，盗贼必须拿狼人牌"
+                return refuse("thief.must_take_wolf")
             return None
 
         take = yield Prompt(
@@ -176,7 +177,7 @@ class Night(FlowBase):
         guard = self.acting(Role.GUARD)
         if guard is None:
             return
-        check = not_twice(self.s.guard_last, "守卫不能连续两晚守护{}号")
+        check = not_twice(self.s.guard_last, refuse("guard.not_twice", seat=self.s.guard_last))
         seat = yield from self.ask_one("guard.protect", self.living(), True, role=Role.GUARD, actor=guard,
                                        check=check, secret=True)
         self.emit(ev.GuardProtected(seat))
@@ -214,9 +215,11 @@ class Night(FlowBase):
                 rule = self.rules.witch_self_save
                 self_save_ok = rule == "always" or (rule == "first_night" and n == 1)
 
-                def check(answer: Answer) -> str | None:
+                def check(answer: Answer) -> Refusal | None:
                     if isinstance(answer, YesNo) and answer.yes and victim == witch and not self_save_ok:
-                        return "女巫不能自救" if rule == "never" else "女巫只有第一晚可以自救"
+                        if rule == "never":
+                            return refuse("witch.no_self_save")
+                        return refuse("witch.self_save_first_night")
                     return None
 
                 saved = yield from self.ask_yes("witch.save", role=Role.WITCH, actor=witch, check=check,
@@ -261,7 +264,7 @@ class Night(FlowBase):
         raven = self.acting(Role.RAVEN)
         if raven is None:
             return
-        check = not_twice(self.s.raven_last, "乌鸦不能连续两晚诅咒{}号")
+        check = not_twice(self.s.raven_last, refuse("raven.not_twice", seat=self.s.raven_last))
         seat = yield from self.ask_one("raven.curse", self.living(), True, role=Role.RAVEN, actor=raven,
                                        check=check, secret=True)
         self.emit(ev.RavenCursed(seat))
@@ -303,11 +306,11 @@ class Night(FlowBase):
         return not any(s.roles.get(x) is Role.ELDER and c == "poison" for x, c in deaths.items())
 
 
-def not_twice(last: int | None, reason: str) -> Check:
+def not_twice(last: int | None, refusal: Refusal) -> Check:
     """Refuses last night's choice again (守卫, 乌鸦: never the same player two nights running)."""
 
-    def check(answer: Answer) -> str | None:
+    def check(answer: Answer) -> Refusal | None:
         seats = answer.seats if isinstance(answer, Seats) else ()
-        return reason.format(last) if last is not None and last in seats else None
+        return refusal if last is not None and last in seats else None
 
     return check

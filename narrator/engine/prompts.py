@@ -6,18 +6,35 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from narrator.engine.answers import Answer, Ballots, Pass, Seats, SelfExplode, VoteResult
+from narrator.engine.answers import (
+    Answer,
+    Ballots,
+    Cards,
+    Direction,
+    Pass,
+    Seats,
+    SelfExplode,
+    TakeCard,
+    VoteResult,
+    YesNo,
+)
+from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import Role
 
-Check = Callable[[Any], "str | None"]
+Check = Callable[[Any], "Refusal | None"]
 
-ANSWER_NAMES: dict[type, str] = {
-    Seats: "座位号",
-    Pass: "过",
-    SelfExplode: "N号自爆",
-    Ballots: "票型",
-    VoteResult: "投票结果",
+ANSWER_SLUGS: dict[type, str] = {
+    Seats: "seats",
+    YesNo: "yes_no",
+    Pass: "pass",
+    SelfExplode: "self_explode",
+    Cards: "cards",
+    TakeCard: "take_card",
+    Ballots: "ballots",
+    VoteResult: "vote_result",
+    Direction: "direction",
 }
+"""Each answer type's slug: the script says it as `names.answers.<slug>` ("座位号", "过" …)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,32 +57,35 @@ class Prompt:
     secret: bool = False
     info: Mapping[str, Any] = field(default_factory=dict)
     check: Check | None = None
-    """Extra legality rule beyond seats and counts; returns the reason an answer is refused, or None."""
+    """Extra legality rule beyond seats and counts; returns why an answer is refused, or None."""
 
-    def refuse(self, answer: Answer) -> str | None:
-        """Why this answer is illegal here (a sentence the judge can say aloud), or None if it is legal."""
+    def refuse(self, answer: Answer) -> Refusal | None:
+        """Why this answer is illegal here (a code the judge's script says aloud), or None if it is legal."""
         if type(answer) not in self.accepts:
-            wanted = "或".join(ANSWER_NAMES.get(t, t.__name__) for t in self.accepts)
-            return f"现在需要的是{wanted}"
+            # In the order of ANSWER_SLUGS, so the same prompt always names its answers the same way.
+            wanted = tuple(slug for t, slug in ANSWER_SLUGS.items() if t in self.accepts)
+            return refuse("answer.wrong_kind", wanted=wanted)
         if isinstance(answer, Seats):
-            reason = self._refuse_seats(answer.seats)
-            if reason:
-                return reason
+            refusal = self._refuse_seats(answer.seats)
+            if refusal:
+                return refusal
         return self.check(answer) if self.check else None
 
-    def _refuse_seats(self, seats: tuple[int, ...]) -> str | None:
+    def _refuse_seats(self, seats: tuple[int, ...]) -> Refusal | None:
         n = len(seats)
         if len(set(seats)) != n:
-            return "同一个座位说了两次"
+            return refuse("seat.twice")
         for s in seats:
             if s not in self.seats:
-                return f"{s}号不能选" if 1 <= s <= 18 else f"没有{s}号"
+                if s == self.actor and self.role is not None:
+                    return refuse("seat.self", role=self.role)
+                return refuse("seat.not_selectable", seat=s)
         if n < self.min_seats:
             if self.min_seats == self.max_seats:
-                return f"需要说{self.min_seats}个座位号"
-            return f"至少需要{self.min_seats}个座位号"
+                return refuse("seat.too_few_exact", n=self.min_seats)
+            return refuse("seat.too_few", n=self.min_seats)
         if n > self.max_seats:
             if self.max_seats == 0:
-                return "这里不能选人"
-            return f"最多只能选{self.max_seats}个座位号" if self.max_seats > 1 else "只能选一个座位号"
+                return refuse("seat.none_allowed")
+            return refuse("seat.too_many", n=self.max_seats) if self.max_seats > 1 else refuse("seat.only_one")
         return None

@@ -8,6 +8,7 @@ from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Ballots, VoteResult
 from narrator.engine.base import FlowBase, Flowing
 from narrator.engine.prompts import Prompt
+from narrator.engine.refusals import Refusal, refuse
 
 Outcome = tuple[Literal["out", "tie", "none"], tuple[int, ...]]
 
@@ -18,27 +19,27 @@ class Votes(FlowBase):
         self.emit(ev.VoteCalled(kind, voters, targets))
         lovers = self.s.lovers
 
-        def check(answer: Answer) -> str | None:
+        def check(answer: Answer) -> Refusal | None:
             if isinstance(answer, VoteResult):
                 named = (answer.out,) if answer.out is not None else answer.tied
                 for x in named:
                     if x not in targets:
-                        return f"{x}号不能被投票"
+                        return refuse("vote.not_candidate", seat=x)
                 if answer.out is None and len(answer.tied) == 1:
-                    return "平票至少要有两个人"
+                    return refuse("vote.tie_of_one")
                 return None
             assert isinstance(answer, Ballots)
             seen: set[int] = set()
             for voter, target in answer.votes:
                 if voter in seen:
-                    return f"{voter}号投了两次"
+                    return refuse("vote.twice", seat=voter)
                 seen.add(voter)
                 if voter not in voters:
-                    return f"{voter}号这次不能投票"
+                    return refuse("vote.not_voter", seat=voter)
                 if target not in targets:
-                    return f"不能投给{target}号"
+                    return refuse("vote.not_target", seat=target)
                 if lovers is not None and {voter, target} == set(lovers):
-                    return f"{voter}号和{target}号是情侣，不能互投"
+                    return refuse("vote.lovers", a=voter, b=target)
             return None
 
         answer = yield Prompt(

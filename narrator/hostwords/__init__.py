@@ -3,7 +3,7 @@
 The judge asks a question whose prompt takes a few answer types; `parse` tries a reader for each of them and
 returns the answer only when exactly one reading exists. The host is at a noisy table and the recogniser
 mishears, so the rule throughout is: never guess. Unknown words, contradictions and two possible readings
-all raise, with a sentence the judge can say aloud to ask again.
+all raise, with a refusal code (`narrator.engine.refusals`) whose line in the judge's script asks again.
 
 Readings chosen for inputs that could go either way (each pinned by tests):
 
@@ -38,6 +38,8 @@ from narrator.engine.answers import (
     VoteResult,
     YesNo,
 )
+from narrator.engine.prompts import ANSWER_SLUGS
+from narrator.engine.refusals import refuse
 
 from . import _lexicon as lex
 from ._errors import Ambiguous, NotUnderstood, Unlike
@@ -50,16 +52,16 @@ __all__ = ["Ambiguous", "NotUnderstood", "parse", "phrases"]
 Reader = Callable[[Sequence[Char]], Answer]
 
 # Order matters only for which complaint is said when several types fail equally badly.
-_READERS: dict[type, tuple[Reader, lex.Lexicon, str]] = {
-    Seats: (read_seats, lex.SEATS, "座位号"),
-    YesNo: (read_yesno, lex.YESNO, "是或者不是"),
-    Pass: (read_pass, lex.PASS, "过"),
-    SelfExplode: (read_self_explode, lex.SELF_EXPLODE, "几号自爆"),
-    Cards: (read_cards, lex.CARDS, "牌的身份"),
-    TakeCard: (read_take_card, lex.TAKE_CARD, "拿哪张牌或者不换"),
-    Ballots: (read_ballots, lex.BALLOTS, "几号投几号"),
-    VoteResult: (read_vote_result, lex.VOTE_RESULT, "几号出局"),
-    Direction: (read_direction, lex.DIRECTION, "警左或者警右"),
+_READERS: dict[type, tuple[Reader, lex.Lexicon]] = {
+    Seats: (read_seats, lex.SEATS),
+    YesNo: (read_yesno, lex.YESNO),
+    Pass: (read_pass, lex.PASS),
+    SelfExplode: (read_self_explode, lex.SELF_EXPLODE),
+    Cards: (read_cards, lex.CARDS),
+    TakeCard: (read_take_card, lex.TAKE_CARD),
+    Ballots: (read_ballots, lex.BALLOTS),
+    VoteResult: (read_vote_result, lex.VOTE_RESULT),
+    Direction: (read_direction, lex.DIRECTION),
 }
 _SEATED = (Seats, SelfExplode, Ballots, VoteResult)
 
@@ -72,35 +74,6 @@ def _kinds(accepts: Iterable[type]) -> list[type]:
     return [kind for kind in _READERS if kind in wanted]
 
 
-def _describe(answer: Answer) -> str:
-    """An answer as the judge would say it back, to spell out the readings of an ambiguous phrase."""
-    match answer:
-        case Seats(seats=()):
-            return "没有人"
-        case Seats(seats=seats):
-            return "、".join(f"{n}号" for n in seats)
-        case YesNo(yes=yes):
-            return "是" if yes else "不是"
-        case Pass():
-            return "过"
-        case SelfExplode(seat=n):
-            return f"{n}号自爆"
-        case Cards(roles=roles):
-            return "、".join(role.zh for role in roles)
-        case TakeCard(role=role):
-            return "不换" if role is None else f"拿{role.zh}"
-        case VoteResult(out=None, tied=()):
-            return "没有人出局"
-        case VoteResult(out=None, tied=tied):
-            return "、".join(f"{n}号" for n in tied) + "平票"
-        case VoteResult(out=out):
-            return f"{out}号出局"
-        case Direction(side=side):
-            return "警左" if side == "left" else "警右"
-        case _:
-            return "投票记录"
-
-
 def parse(text: str, accepts: Iterable[type]) -> Answer:
     """The single answer of an accepted type that `text` says, or `NotUnderstood` / `Ambiguous`.
 
@@ -111,7 +84,7 @@ def parse(text: str, accepts: Iterable[type]) -> Answer:
     kinds = _kinds(accepts)
     chars = clean(text)
     if not chars:
-        raise NotUnderstood("没听到内容，请再说一遍")
+        raise NotUnderstood(refuse("words.empty"))
     found: list[Answer] = []
     strong: list[NotUnderstood] = []
     weak: list[NotUnderstood] = []
@@ -128,13 +101,13 @@ def parse(text: str, accepts: Iterable[type]) -> Answer:
     if len(found) == 1:
         return found[0]
     if found:
-        readings = "”还是“".join(_describe(a) for a in found)
-        raise Ambiguous(f"听不出是“{readings}”，请换个说法")
+        # The script says each reading back as the judge would ("没有人" or "不是"): `names.readings`.
+        raise Ambiguous(refuse("words.ambiguous", readings=tuple(found)))
     if strong:
         raise strong[0]
     if len(weak) == 1:
-        raise NotUnderstood(weak[0].reason) from None
-    raise NotUnderstood("没听懂，请说" + "，或者".join(_READERS[k][2] for k in kinds))
+        raise NotUnderstood(weak[0].refusal) from None
+    raise NotUnderstood(refuse("words.not_understood", wanted=tuple(ANSWER_SLUGS[k] for k in kinds)))
 
 
 def _seat_words(max_seat: int) -> list[str]:

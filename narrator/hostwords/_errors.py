@@ -1,18 +1,30 @@
-"""The two ways a host's words can fail, each carrying a sentence the judge says aloud."""
+"""The two ways a host's words can fail, each carrying a refusal code the judge's script says aloud."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+
+from narrator.engine.refusals import Refusal
 
 
 class NotUnderstood(ValueError):
     """The words could not be turned into an answer the prompt takes.
 
-    `reason` is a short Chinese sentence meant to be spoken to the host as is (for example
-    "没听清座位号，请再说一遍"), so it never contains English or internal names.
+    `refusal` is a code with its values ("words.no_seat" → "没听清座位号，请再说一遍" in the script's
+    `refusals:`), so the host hears it in the game's script and never sees English or internal names.
     """
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.code)
+        self.refusal = refusal
+
+    @property
+    def code(self) -> str:
+        return self.refusal.code
+
+    @property
+    def values(self) -> Mapping[str, object]:
+        return self.refusal.values
 
 
 class Ambiguous(NotUnderstood):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from narrator.engine.answers import Ballots, Seats, SelfExplode, VoteResult
+from narrator.engine.refusals import refuse
 
 from . import _lexicon as lex
 from ._errors import Ambiguous, NotUnderstood, Unlike
@@ -19,46 +20,47 @@ MAX_SEAT = 99
 """Seats above the table size are the engine's to reject; beyond two digits it is surely a mishearing."""
 
 
-def known(chars: Sequence[Char], lexicon: lex.Lexicon, hint: str) -> list[Tok]:
-    """The words, or `Unlike` naming the first one not understood (so the host hears what went wrong)."""
+def known(chars: Sequence[Char], lexicon: lex.Lexicon, wanted: str) -> list[Tok]:
+    """The words, or `Unlike` naming the first one not understood (so the host hears what went wrong) and
+    what to say instead (`wanted`: an answer slug, said as `names.answers.<slug>`)."""
     toks = tokens(chars, lexicon)
     for tok in toks:
         if tok.kind == "unk":
-            raise Unlike(f"没听懂“{tok.text}”，{hint}")
+            raise Unlike(refuse("words.unknown", heard=tok.text, wanted=wanted))
     return toks
 
 
 def seat(tok: Tok) -> int:
     """A numeral as a seat number; 0 and absurd numbers are refused here rather than passed on."""
     if tok.num == 0:
-        raise NotUnderstood("没有零号，请再说一遍座位号")
+        raise NotUnderstood(refuse("words.seat_zero"))
     if tok.num > MAX_SEAT:
-        raise NotUnderstood(f"没有{tok.num}号，请再说一遍座位号")
+        raise NotUnderstood(refuse("words.seat_too_big"))
     return tok.num
 
 
 def read_seats(chars: Sequence[Char]) -> Seats:
     """Seats in the order said. A seat said twice counts once: hosts repeat for emphasis ("七号，七号")."""
-    toks = known(chars, lex.SEATS, "请说座位号")
+    toks = known(chars, lex.SEATS, "seats")
     nums = [seat(t) for t in toks if t.kind == "num"]
     if any(t.tag == "nobody" for t in toks):
         if nums:
-            raise Ambiguous("既说了没有人，又说了座位号，请再说一遍")
+            raise Ambiguous(refuse("words.nobody_and_seats"))
         return Seats(())
     if not nums:
-        raise Unlike("没听清座位号，请再说一遍")
+        raise Unlike(refuse("words.no_seat"))
     return Seats(tuple(dict.fromkeys(nums)))
 
 
 def read_self_explode(chars: Sequence[Char]) -> SelfExplode:
-    toks = known(chars, lex.SELF_EXPLODE, "请说几号自爆")
+    toks = known(chars, lex.SELF_EXPLODE, "self_explode")
     if not any(t.tag == "explode" for t in toks):
-        raise Unlike("没听到自爆")
+        raise Unlike(refuse("words.no_explode"))
     nums = sorted({seat(t) for t in toks if t.kind == "num"})
     if not nums:
-        raise NotUnderstood("几号自爆？请说座位号")
+        raise NotUnderstood(refuse("words.explode_no_seat"))
     if len(nums) > 1:
-        raise Ambiguous("只能一个人自爆，请再说是几号")
+        raise Ambiguous(refuse("words.explode_several"))
     return SelfExplode(nums[0])
 
 
@@ -68,11 +70,11 @@ def read_ballots(chars: Sequence[Char]) -> Ballots:
     The target of a 投 is exactly one seat, so a new group may start right after it even without a comma
     ("1 2 投 7 3 4 投 5"). Voters who abstain are checked for repeats like the others, then left out.
     """
-    toks = known(chars, lex.BALLOTS, "请按“几号投几号”说")
+    toks = known(chars, lex.BALLOTS, "ballots")
     if not any(t.tag in ("vote", "abstain", "none") for t in toks):
-        raise Unlike("没听清谁投了谁，请按“几号投几号”说")
+        raise Unlike(refuse("words.no_ballots"))
     if any(t.tag == "none" for t in toks) and any(t.kind == "num" for t in toks):
-        raise Ambiguous("既说了都弃票，又说了座位号，请再说一遍")
+        raise Ambiguous(refuse("words.abstain_and_seats"))
     votes: list[tuple[int, int]] = []
     named: set[int] = set()
     pending: list[int] = []
@@ -84,43 +86,43 @@ def read_ballots(chars: Sequence[Char]) -> Ballots:
                 votes.extend((voter, n) for voter in pending)
                 pending, awaiting_target = [], False
             elif n in named or n in pending:
-                raise NotUnderstood(f"{n}号投了两次，请再说一遍")
+                raise NotUnderstood(refuse("words.voted_twice", seat=n))
             else:
                 pending.append(n)
         elif tok.tag in ("vote", "abstain"):
             if awaiting_target:
-                raise NotUnderstood("投给几号没听清，请再说一遍")
+                raise NotUnderstood(refuse("words.no_target"))
             if not pending:
-                raise NotUnderstood(f"谁{'投' if tok.tag == 'vote' else '弃'}的票没听清，请再说一遍")
+                raise NotUnderstood(refuse("words.no_voter") if tok.tag == "vote" else refuse("words.no_abstainer"))
             named.update(pending)
             if tok.tag == "abstain":
                 pending = []
             awaiting_target = tok.tag == "vote"
     if awaiting_target:
-        raise NotUnderstood("投给几号没听清，请再说一遍")
+        raise NotUnderstood(refuse("words.no_target"))
     if pending:
-        raise NotUnderstood(f"{pending[0]}号投给谁没听清，请再说一遍")
+        raise NotUnderstood(refuse("words.target_of", seat=pending[0]))
     return Ballots(tuple(votes))
 
 
 def read_vote_result(chars: Sequence[Char]) -> VoteResult:
-    toks = known(chars, lex.VOTE_RESULT, "请说几号出局，或者谁和谁平票")
+    toks = known(chars, lex.VOTE_RESULT, "vote_result")
     tags = {t.tag for t in toks}
     nums = list(dict.fromkeys(seat(t) for t in toks if t.kind == "num"))
     if not tags & {"out", "tie", "none"}:
-        raise Unlike("没听清结果，请说几号出局，或者谁和谁平票")
+        raise Unlike(refuse("words.no_result"))
     if "none" in tags:
         if nums or "tie" in tags:
-            raise Ambiguous("既说了没有人出局，又说了座位号或平票，请再说一遍")
+            raise Ambiguous(refuse("words.none_and_seats"))
         return VoteResult(None)
     if {"out", "tie"} <= tags:
-        raise Ambiguous("是出局还是平票？请再说一遍")
+        raise Ambiguous(refuse("words.out_and_tie"))
     if "tie" in tags:
         if len(nums) < 2:
-            raise NotUnderstood("平票至少要两个人，请说是哪几号平票")
+            raise NotUnderstood(refuse("words.tie_of_one"))
         return VoteResult(None, tuple(nums))
     if not nums:
-        raise NotUnderstood("几号出局？请说座位号")
+        raise NotUnderstood(refuse("words.out_no_seat"))
     if len(nums) > 1:
-        raise Ambiguous("只能一个人出局，请再说是几号")
+        raise Ambiguous(refuse("words.out_several"))
     return VoteResult(nums[0])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from narrator.engine.answers import Cards, Direction, Pass, TakeCard, YesNo
+from narrator.engine.refusals import refuse
 from narrator.engine.roles import Role
 
 from . import _lexicon as lex
@@ -17,31 +18,31 @@ from ._numeric import known
 from ._text import Char, Tok
 
 
-def _no_seats(toks: Sequence[Tok], reason: str) -> None:
+def _no_seats(toks: Sequence[Tok], wanted: str) -> None:
     """A seat number in a wordy answer means the host answered another question; say so, don't drop it."""
     if any(t.kind == "num" for t in toks):
-        raise Unlike(reason)
+        raise Unlike(refuse("words.seats_not_wanted", wanted=wanted))
 
 
 def read_yesno(chars: Sequence[Char]) -> YesNo:
-    toks = known(chars, lex.YESNO, "请说是或者不是")
-    _no_seats(toks, "这里不用说座位号，请说是或者不是")
+    toks = known(chars, lex.YESNO, "yes_no")
+    _no_seats(toks, "yes_no")
     tags = {t.tag for t in toks} - {"filler"}
     if tags == {"yes", "no"}:
-        raise Ambiguous("既说了要又说了不要，请再说一遍")
+        raise Ambiguous(refuse("words.yes_and_no"))
     if not tags:
-        raise Unlike("没听清，请说是或者不是")
+        raise Unlike(refuse("words.unclear", wanted="yes_no"))
     return YesNo("yes" in tags)
 
 
 def read_pass(chars: Sequence[Char]) -> Pass:
     """过 and its variants. A seat ("七号过") is refused, not ignored: Pass cannot carry it, and a host
     naming a seat may be talking about someone other than the current speaker."""
-    toks = known(chars, lex.PASS, "发言结束请说“过”")
+    toks = known(chars, lex.PASS, "pass")
     if not any(t.tag == "pass" for t in toks):
-        raise Unlike("没听清，发言结束请说“过”")
+        raise Unlike(refuse("words.unclear", wanted="pass"))
     if any(t.kind == "num" for t in toks):
-        raise NotUnderstood("发言结束只说“过”就好，不用说座位号")
+        raise NotUnderstood(refuse("words.pass_with_seat"))
     return Pass()
 
 
@@ -56,8 +57,8 @@ def read_cards(chars: Sequence[Char]) -> Cards:
     not followed by a name announces the total ("两张牌是狼人和村民") and must agree with the names heard,
     unless 都 hands it on to one name ("两张牌都是村民").
     """
-    toks = known(chars, lex.CARDS, "请说牌的身份，比如“狼人 村民”")
-    _no_seats(toks, "这里不用说座位号，请说牌的身份")
+    toks = known(chars, lex.CARDS, "cards")
+    _no_seats(toks, "cards")
     roles: list[Role] = []
     totals: list[int] = []
     count: int | None = None
@@ -77,34 +78,34 @@ def read_cards(chars: Sequence[Char]) -> Cards:
     if count is not None:
         totals.append(count)
     if not roles:
-        raise Unlike("没听清牌的身份，请再说一遍")
+        raise Unlike(refuse("words.no_cards"))
     if any(total != len(roles) for total in totals):
-        raise NotUnderstood(f"说了{totals[0]}张，却听到{len(roles)}个身份，请再说一遍")
+        raise NotUnderstood(refuse("words.card_count", n=totals[0], n_heard=len(roles)))
     return Cards(tuple(roles))
 
 
 def read_take_card(chars: Sequence[Char]) -> TakeCard:
-    toks = known(chars, lex.TAKE_CARD, "请说拿哪张牌，或者不换")
-    _no_seats(toks, "这里不用说座位号，请说拿哪张牌，或者不换")
+    toks = known(chars, lex.TAKE_CARD, "take_card")
+    _no_seats(toks, "take_card")
     roles = list(dict.fromkeys(_role(t) for t in toks if t.tag.startswith("role:")))
     keep = any(t.tag == "keep" for t in toks)
     if keep and roles:
-        raise Ambiguous("既说了不换，又说了身份，请再说一遍")
+        raise Ambiguous(refuse("words.keep_and_card"))
     if keep:
         return TakeCard(None)
     if len(roles) > 1:
-        raise Ambiguous("只能拿一张牌，请说拿哪一张")
+        raise Ambiguous(refuse("words.one_card"))
     if not roles:
-        raise Unlike("没听清拿哪张牌，请说身份，或者不换")
+        raise Unlike(refuse("words.no_card"))
     return TakeCard(roles[0])
 
 
 def read_direction(chars: Sequence[Char]) -> Direction:
-    toks = known(chars, lex.DIRECTION, "请说警左或者警右")
-    _no_seats(toks, "这里不用说座位号，请说警左或者警右")
+    toks = known(chars, lex.DIRECTION, "direction")
+    _no_seats(toks, "direction")
     tags = {t.tag for t in toks} - {"filler"}
     if tags == {"left", "right"}:
-        raise Ambiguous("既说了左又说了右，请再说一遍")
+        raise Ambiguous(refuse("words.left_and_right"))
     if not tags:
-        raise Unlike("没听清，请说警左或者警右")
+        raise Unlike(refuse("words.unclear", wanted="direction"))
     return Direction("left" if "left" in tags else "right")

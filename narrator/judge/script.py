@@ -11,7 +11,11 @@ from typing import Any
 
 import yaml
 
+from narrator.engine.answers import Answer
+from narrator.engine.refusals import Refusal
+from narrator.engine.roles import Role
 from narrator.judge.lines import Line
+from narrator.judge.readings import reading
 
 LANGS = ("zh-Hans", "zh-Hant")
 _DIGITS = "零一二三四五六七八九"
@@ -65,6 +69,10 @@ class Script:
     def number(self, n: int) -> str:
         return chinese_number(n)
 
+    def count(self, n: int) -> str:
+        """A count before a measure word: 两张, 两个 (but 十二名)."""
+        return str(self.data["names"]["two"]) if n == 2 else chinese_number(n)
+
     def seat(self, seat: int) -> str:
         return chinese_number(seat) + self.seat_suffix
 
@@ -87,6 +95,40 @@ class Script:
 
     def line(self, section: str, key: str, **values: Any) -> Line:
         return self.render(self.entry(section, key), f"{section}.{key}", **values)
+
+    def refusal(self, refusal: Refusal) -> Line:
+        """Why an answer was not taken, to the host, in this script (`refusals.<code>`).
+
+        Values render as refusals.py says: ints are seats (counts under `n` / `n_*`), roles their names,
+        `heard` the host's own words, other strings kinds of answer, answers the judge's reading of them.
+        """
+        values = {key: self._refusal_value(key, value) for key, value in refusal.values.items()}
+        line = self.render(self.entry("refusals", refusal.code), f"refusals.{refusal.code}", **values)
+        return Line(line.text, "host", line.pieces, line.key, line.pause, line.cue, line.bed)
+
+    def _refusal_value(self, key: str, value: object) -> Any:
+        if key == "heard":
+            return str(value)
+        if isinstance(value, Role):
+            return self.role(value.value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.count(value) if key == "n" or key.startswith("n_") else Seat(value)
+        if isinstance(value, str):
+            return self.data["names"]["answers"][value]
+        if isinstance(value, Answer):
+            slug, values = reading(value)
+            raw = self.data["names"]["readings"][slug]
+            said = {k: self._refusal_value(k, v) for k, v in values.items()}
+            return Pieces(self.render(Entry(raw), f"names.readings.{slug}", **said).pieces)
+        if isinstance(value, tuple):
+            if all(isinstance(v, str) for v in value):
+                joiner = self.data["names"]["answers_joiner"]
+            elif all(isinstance(v, Answer) for v in value):
+                joiner = self.data["names"]["readings_joiner"]
+            else:
+                joiner = self.joiner
+            return Joined(joiner, [self._refusal_value(key, v) for v in value])
+        raise TypeError(f"a refusal value cannot be said: {key}={value!r}")
 
     def step_line(self, step: str, part: str) -> Line:
         raw = self.data["steps"][step][part]
@@ -114,19 +156,21 @@ class Script:
             return [self.seat(value.n)]
         if isinstance(value, Pieces):
             return [p for v in value for p in self._render(v)]
-        if isinstance(value, tuple | list):
+        if isinstance(value, Joined):
             out: list[str] = []
-            for i, v in enumerate(value):
+            for i, v in enumerate(value.items):
                 if i:
-                    out.append(self.joiner)
+                    out.append(value.joiner)
                 out.extend(self._render(v))
             return out
+        if isinstance(value, tuple | list):
+            return self._render(Joined(self.joiner, list(value)))
         return [str(value)]
 
     def fixed_pieces(self, max_seat: int = 18) -> list[str]:
         """Every piece a game can need that does not depend on the game: for pre-rendering the voice."""
         pieces: set[str] = set()
-        for section in ("steps", "events", "prompts", "timer"):
+        for section in ("steps", "events", "prompts", "timer", "refusals"):
             for value in self.data[section].values():
                 for raw in _texts(value):
                     pieces.update(p for p in _PLACEHOLDER.split(raw)[::2] if p)
@@ -134,8 +178,11 @@ class Script:
         pieces.update(self.number(n) for n in range(1, max_seat + 1))  # counts: 本局十二名玩家, 共四人
         pieces.add(self.voted_for)
         names = self.data["names"]
-        for group in ("roles", "camps", "seer_results"):
+        for group in ("roles", "camps", "seer_results", "answers"):
             pieces.update(str(v) for v in names[group].values())
+        for raw in names["readings"].values():
+            pieces.update(p for p in _PLACEHOLDER.split(raw)[::2] if p)
+        pieces.update((names["answers_joiner"], names["readings_joiner"], names["two"]))
         pieces.update(self.votes(x / 2) for x in range(0, 2 * max_seat + 8))
         pieces.add(self.joiner)
         return sorted(pieces)
@@ -148,6 +195,14 @@ class Seat:
 
 class Pieces(tuple[Any, ...]):
     """Seats and words for one placeholder, joined as they are (no list joiner)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """Values for one placeholder, said with `joiner` between them (the list joiner, or 还是 …)."""
+
+    joiner: str
+    items: list[Any]
 
 
 def seats(values: Iterable[int]) -> tuple[Seat, ...]:

@@ -26,6 +26,7 @@ import yaml
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Cards, Pass, TakeCard
 from narrator.engine.game import Game, Rejected
+from narrator.engine.refusals import Refusal
 from narrator.engine.roles import Role, role_named
 from narrator.engine.rules import Setup, SetupError
 from narrator.engine.state import State
@@ -141,6 +142,19 @@ class Run:
         if self.on_record:
             self.on_record(item)
 
+    def refused(self, kind: str, words: str, refusal: Refusal, wanted: object, understood: bool) -> Output | None:
+        """The judge tells the host why `words` were not taken; a failure unless the scenario expected it
+        (`wanted`: the refusal's code, or part of its line in the game's script)."""
+        line = self.judge.script.refusal(refusal)
+        if wanted is None:
+            how = "was refused" if understood else "cannot be understood"
+            return self.fail(2, f"{kind}: {words!r} {how} ({refusal.code}): {line.text}")
+        if str(wanted) != refusal.code and str(wanted) not in line.text:
+            return self.fail(1, f"{kind}: refused for {line.text!r} ({refusal.code}), expected {wanted!r}")
+        self.emit_line(line)
+        self.record({"event": "refused", "kind": kind, "code": refusal.code, "reason": line.text})
+        return None
+
     def execute(self) -> Output:
         sc = self.scenario
         game = Game(sc.setup, sc.seed)
@@ -172,19 +186,15 @@ class Run:
                 except NotUnderstood as exc:
                     # Words this prompt cannot take at all ("5号自爆" where self-explosion is off) are refused
                     # by the judge like an illegal answer: with a reason, and nothing changes.
-                    if wanted is None:
-                        return self.fail(2, f"{kind}: cannot understand {words!r}: {exc.reason}")
-                    if str(wanted) not in exc.reason:
-                        return self.fail(1, f"{kind}: refused for {exc.reason!r}, expected {wanted!r}")
-                    self.record({"event": "refused", "kind": kind, "reason": exc.reason})
+                    failed = self.refused(kind, words, exc.refusal, wanted, understood=False)
+                    if failed is not None:
+                        return failed
                     continue
                 result = game.answer(answer)
                 if isinstance(result, Rejected):
-                    if wanted is None:
-                        return self.fail(2, f"{kind}: {words!r} was refused: {result.reason}")
-                    if str(wanted) not in result.reason:
-                        return self.fail(1, f"{kind}: refused for {result.reason!r}, expected {wanted!r}")
-                    self.record({"event": "refused", "kind": kind, "reason": result.reason})
+                    failed = self.refused(kind, words, result.refusal, wanted, understood=True)
+                    if failed is not None:
+                        return failed
                 elif wanted is not None:
                     return self.fail(1, f"{kind}: {words!r} was accepted, expected it refused ({wanted})")
                 self._track_thief(host, answer, game)
