@@ -32,7 +32,8 @@ class Deaths(FlowBase):
             other = s.lovers[1] if s.lovers[0] == seat else s.lovers[0]
             if other not in own:
                 self.die(other, "lover", when, batch, own)
-        if seat == s.model and not s.wild_turned:
+        if seat == s.model and not s.wild_turned and s.has_power(Role.WILD_CHILD):
+            # Turning is the wild child's power: after the village lost its powers he stays good.
             child = s.living_seat_of(Role.WILD_CHILD)
             if child is not None:
                 self.emit(ev.WildChildTurned(child))

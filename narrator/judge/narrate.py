@@ -97,7 +97,12 @@ class Judge:
         return self._optional("witch_told_victim", e)
 
     def _raven_cursed(self, e: ev.RavenCursed, s: State) -> list[Line]:
-        return self._optional("raven_cursed", e)
+        votes = s.rules.raven_votes  # the curse's real extra votes (house rule), told to the host
+        if e.seat is None:
+            return [self._ev("raven_cursed.none")]
+        if not votes:
+            return [self._ev("raven_cursed.no_votes", e)]
+        return [self._ev("raven_cursed", e, n=self.script.count(votes))]
 
     def _seer_checked(self, e: ev.SeerChecked, s: State) -> list[Line]:
         if e.result is None:
