@@ -121,6 +121,7 @@ def test_an_unwritable_output_is_found_before_any_voice_work(tmp_path: Path) -> 
     assert not cache.exists(), "nothing was rendered"
 
 
+@pytest.mark.usefixtures("pulse")  # PortAudio lists devices once, at import: let it see the sound server
 def test_a_missing_sound_device_is_one_line_before_rendering(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     result = run("demo", "-o", str(tmp_path / "d.wav"), "--play", "no-such-device-anywhere", "--backend",

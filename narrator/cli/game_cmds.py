@@ -14,6 +14,7 @@ from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt
 
 
 def print_line(line: object) -> None:
+    """One line as the printed game shows it (🔊 to the table, 🎧 to the host alone): see cli/printed.py."""
     from rich.console import Console
 
     from narrator.judge.lines import Line
@@ -21,9 +22,9 @@ def print_line(line: object) -> None:
     assert isinstance(line, Line)
     console = Console(highlight=False, soft_wrap=True)
     if line.to == "host":
-        console.print(f"  [dim]🎧 主持人：{line.text}[/dim]")
+        console.print(f"  🎧 {line.text}", style="dim", markup=False)
     else:
-        console.print(f"🔊 {line.text}")
+        console.print(f"🔊 {line.text}", markup=False)
 
 
 def simulate(
@@ -41,10 +42,24 @@ def simulate(
     _run(load_scenario(file), as_json, lang.value)
 
 
-def _run(scenario: object, as_json: bool, lang: str) -> None:
+def print_game(scenario: object, lang: str) -> object:
+    """Print the game as cli/printed.py shows it (legend, headers, both channels, the host's words)."""
+    from narrator.cli.printed import GamePrinter
     from narrator.judge.narrate import Judge
     from narrator.judge.script import Script
     from narrator.sim.scenario import Run, Scenario
+
+    assert isinstance(scenario, Scenario)
+    printer = GamePrinter(lang)
+    printer.legend()
+    return Run(scenario, Judge(Script(lang)), on_line=printer.line, on_answer=printer.answer).execute()
+
+
+def _run(scenario: object, as_json: bool, lang: str) -> None:
+    from narrator.cli.errors import one_line
+    from narrator.judge.narrate import Judge
+    from narrator.judge.script import Script
+    from narrator.sim.scenario import Output, Run, Scenario
 
     assert isinstance(scenario, Scenario)
     try:
@@ -53,12 +68,12 @@ def _run(scenario: object, as_json: bool, lang: str) -> None:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from exc
     if as_json:
-        run = Run(scenario, judge, on_record=lambda r: print(json.dumps(r, ensure_ascii=False)))
+        out = Run(scenario, judge, on_record=lambda r: print(json.dumps(r, ensure_ascii=False))).execute()
     else:
-        run = Run(scenario, judge, on_line=print_line)
-    out = run.execute()
+        out = print_game(scenario, lang)
+    assert isinstance(out, Output)
     if out.code:
-        typer.echo(out.message, err=True)
+        typer.echo(f"✗ {one_line(out.message)}", err=True)
     elif not as_json:
         typer.echo("✓ scenario held", err=True)
     raise typer.Exit(out.code)
@@ -99,7 +114,9 @@ def demo(
     speaker = make_game_speaker(backend, None, "+0%", lang, cache_dir, offline=False)
     code = 0
     if audio:
-        code = render_to(scenario, speaker, out, None, lang, echo=play is None)
+        if play is None:
+            print_game(scenario, lang.value)
+        code = render_to(scenario, speaker, out, None, lang, echo=False)
     if play is not None and code == 0:
         code = _play(scenario, speaker, lang.value, play, host_device)
     raise typer.Exit(code)

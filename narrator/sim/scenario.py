@@ -130,6 +130,9 @@ class Run:
     on_record: Callable[[dict[str, Any]], None] | None = None
     on_wait: Callable[[str], None] | None = None
     """Called with the prompt kind once the judge has said its lines and waits for the host."""
+    on_answer: Callable[[str, str | None, Answer | None], None] | None = None
+    """Called as the host answers: (prompt kind, the scenario's words, None), or (kind, None, the answer) when
+    the runner answers from the deal itself (identification, the thief's cards, 过)."""
     out: Output = field(default_factory=Output)
     answer_no: int = 0
     """The number (from 1, in the file) of the answer being handled: errors about an answer name it."""
@@ -190,6 +193,8 @@ class Run:
                 kind, words, extra = pending
                 pending = next(queue, None)
                 self.answer_no, number = number, number + 1
+                if self.on_answer:
+                    self.on_answer(kind, words, None)
                 wanted = extra.get("refused")
                 try:
                     answer: Answer = parse(words, prompt.accepts)
@@ -212,6 +217,8 @@ class Run:
                 continue
             auto = self.auto_answer(host, game)
             if auto is not None:
+                if self.on_answer:
+                    self.on_answer(prompt.kind, None, auto)
                 game.answer(auto)
                 continue
             if pending is not None:
