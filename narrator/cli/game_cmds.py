@@ -6,11 +6,14 @@ import json
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt
+
+if TYPE_CHECKING:
+    from narrator.sim.scenario import Output
 
 
 def print_line(line: object) -> None:
@@ -42,7 +45,7 @@ def simulate(
     _run(load_scenario(file), as_json, lang.value)
 
 
-def print_game(scenario: object, lang: str) -> object:
+def print_game(scenario: object, lang: str) -> Output:
     """Print the game as cli/printed.py shows it (legend, headers, both channels, the host's words)."""
     from narrator.cli.printed import GamePrinter
     from narrator.judge.narrate import Judge
@@ -59,7 +62,7 @@ def _run(scenario: object, as_json: bool, lang: str) -> None:
     from narrator.cli.errors import one_line
     from narrator.judge.narrate import Judge
     from narrator.judge.script import Script
-    from narrator.sim.scenario import Output, Run, Scenario
+    from narrator.sim.scenario import Run, Scenario
 
     assert isinstance(scenario, Scenario)
     try:
@@ -71,7 +74,6 @@ def _run(scenario: object, as_json: bool, lang: str) -> None:
         out = Run(scenario, judge, on_record=lambda r: print(json.dumps(r, ensure_ascii=False))).execute()
     else:
         out = print_game(scenario, lang)
-    assert isinstance(out, Output)
     if out.code:
         typer.echo(f"✗ {one_line(out.message)}", err=True)
     elif not as_json:
