@@ -19,7 +19,9 @@ render_cmd.register(app)
 
 
 def main() -> None:  # pragma: no cover - console entry
-    app()
+    from narrator.cli.errors import guard
+
+    guard(app)
 
 
 if __name__ == "__main__":  # pragma: no cover
