@@ -44,6 +44,17 @@ class StepOpened(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class StepAsked(Event):
+    """A night step's next public question or gesture (`part`: the witch's "poison" question after the
+    antidote one, the seer's "result" gesture after his choice). Emitted at the same point of the step every
+    night, whether its player is alive, dead, powerless or out of potions: one prompt, one question."""
+
+    step: str
+    part: str
+    night: int
+
+
+@dataclass(frozen=True, slots=True)
 class StepClosed(Event):
     step: str
     night: int
