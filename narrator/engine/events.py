@@ -258,6 +258,15 @@ class VillagePowersLost(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SkillCalled(Event):
+    """A dead player is asked in public whether he uses a skill (七号，请确认是否发动技能), before any skill
+    of his death is asked: said for every death but a self-explosion, whatever the card, so the table knows
+    why it waits and learns nothing from who is asked."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class HunterShot(Event):
     shooter: int
     target: int | None

@@ -15,6 +15,7 @@ from narrator.engine.state import State
 from narrator.judge.lines import Line
 from narrator.judge.script import Pieces, Script, Seat, seats
 
+VOTES = frozenset({"sheriff.vote", "vote.exile", "pk.vote"})
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
@@ -224,4 +225,6 @@ class Judge:
             values["n"] = self.script.number(prompt.min_seats)
         if kind == "pk.vote":
             values["seats"] = seats(prompt.seats)
+        if kind in VOTES and state.rules.vote_call == "countdown":
+            kind += ".countdown"  # 三，二，一，请出手 (house rule `vote_call`)
         return [self.script.line("prompts", kind, **values)]
