@@ -25,15 +25,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
+from narrator.clock import Clock
 from narrator.engine.answers import Answer, Ballots, YesNo
+from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
 from narrator.hostwords import Ambiguous, NotUnderstood, parse
 from narrator.judge.lines import Line
 from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
 from narrator.listen.grammar import UNK, Pack, load_pack
+from narrator.session import Session
 
 IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
 IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
@@ -42,25 +45,6 @@ IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
 def irreversible(kind: str) -> bool:
     """Kill, poison, shot, take, exile, badge: answers that end a life or move the badge."""
     return kind in IRREVERSIBLE_KINDS or kind.rsplit(".", 1)[-1] in IRREVERSIBLE_ENDINGS
-
-
-class Clock(Protocol):
-    def now(self) -> float: ...
-    def sleep(self, seconds: float) -> None: ...
-
-
-class SessionLike(Protocol):
-    """What the dialogue uses of narrator.session.Session (CONTRACTS.md)."""
-
-    @property
-    def prompt(self) -> Prompt | None: ...
-    judge: Any
-    game: Any
-    setup: Any
-
-    def submit(self, answer: str | Answer) -> Any: ...
-    def undo(self) -> bool: ...
-    def take_lines(self) -> list[Line]: ...
 
 
 @dataclass(frozen=True)
@@ -106,7 +90,7 @@ def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float) -> bool:
 
 
 class Dialogue:
-    def __init__(self, session: SessionLike, ear: Ear, say: Callable[[Line], float | None],
+    def __init__(self, session: Session, ear: Ear, say: Callable[[Line], float | None],
                  clock: Clock, config: DialogueConfig | None = None) -> None:
         self.session = session
         self.ear = ear
@@ -123,8 +107,7 @@ class Dialogue:
     def secret_now(self, prompt: Prompt | None) -> bool:
         if prompt is not None and prompt.secret:
             return True
-        state = self.session.game.state
-        return bool(state.night > state.day)
+        return self.session.night
 
     def say(self, line: Line, prompt: Prompt | None, *, remember: bool = True) -> None:
         if self.secret_now(prompt) and line.to != "host":
@@ -162,7 +145,7 @@ class Dialogue:
 
     # ---- listening ------------------------------------------------------------------------------------
 
-    def answer(self, asked: Sequence[Line] = ()) -> Any:
+    def answer(self, asked: Sequence[Line] = ()) -> Accepted | None:
         """Listen until the Session accepts an answer; its Accepted, or None (game over, inputs ended)."""
         if asked:
             self.last = list(asked)
@@ -272,7 +255,7 @@ class Dialogue:
 
     def _submit(self, answer: Answer, prompt: Prompt) -> Any:
         result = self.session.submit(answer)
-        if hasattr(result, "events"):
+        if isinstance(result, Accepted):
             return result
         self.say(result.line, prompt)
         return _Pending(None)
