@@ -16,15 +16,15 @@ from narrator.engine.prompts import Prompt
 from narrator.listen.base import Context, Heard, QueueEar
 
 KEYPAD_HELP = """\
-Keypad (any keyboard or USB numeric keypad; finish each answer with Enter):
-  7 Enter          seat 7            3 . 5 Enter (or "3 5")   seats 3 and 5
-  0 Enter          no / nobody (不救, 没有, 空刀; 平安日 at a vote)
-  * Enter          yes / done (救, 过; 确认 when a read-back asks "…对吗？")
-  1.2.5+7 Enter    votes: 1, 2 and 5 vote for 7 (+ is 投; "1.2+7.3.4+5" records two groups)
-  7 Enter at a vote: 7 is exiled;  3.5 Enter at a vote: 3 and 5 tie
-  /                say the last line again (重复)
-  -                pause / go on (暂停 / 继续)
-  Backspace        rub out the last key; on an empty line: take back the last answer (撤销)"""
+Keypad (a keyboard or USB numeric keypad; end each answer with Enter):
+  7 Enter        seat 7;  3.5 Enter (or 3 5): seats 3 and 5
+  0 Enter        no / nobody (不救, 没有, 空刀; 平安日 at a vote)
+  * Enter        yes / done (救, 过); 确认 when a read-back asks …对吗？
+  1.2.5+7 Enter  votes: 1, 2, 5 vote for 7 (+ is 投; 1.2+7.3.4+5: two groups)
+  7 Enter        at a vote: 7 is out;  3.5 Enter at a vote: 3 and 5 tie
+  /              say the last line again (重复)
+  -              pause / go on (暂停 / 继续)
+  Backspace      rub out a key; on an empty line: take back an answer (撤销)"""
 
 ENTER = {"\r", "\n"}
 BACKSPACE = {"\x7f", "\x08"}
@@ -132,20 +132,36 @@ class KeypadEar(QueueEar):
             self.post(Heard(words, source="keypad"))
 
     def _word(self, word: str) -> None:
+        if self.context is None:
+            self._pending.append("\0" + word)
+            return
         self.post(Heard(word, source="keypad"))
 
+    def _eof(self) -> None:
+        with self._plock:
+            if self.context is None:
+                self._pending.append("\0\0")
+            else:
+                self.end()
+
     def begin(self, context: Context) -> None:
+        """Keys pressed before the first prompt answer it, in the order pressed."""
         with self._plock:
             self.context = context
             pending, self._pending = self._pending, []
-            for line in pending:
-                self._line(line)
+            for item in pending:
+                if item == "\0\0":
+                    self.end()
+                elif item.startswith("\0"):
+                    self._word(item[1:])
+                else:
+                    self._line(item)
 
     def _run(self) -> None:
         if self.stream is not None:
             while chunk := self.stream.read(1):
                 self.key(chunk.decode("latin-1"))
-            self.end()
+            self._eof()
             return
         self._run_terminal()
 
@@ -167,4 +183,4 @@ class KeypadEar(QueueEar):
                 self.key(data.decode("latin-1"))
         finally:
             termios.tcsetattr(fd, termios.TCSADRAIN, old)
-        self.end()
+        self._eof()

@@ -10,6 +10,7 @@ repository's models/ folder, or any `--dir`.
 from __future__ import annotations
 
 import hashlib
+import http.client
 import shutil
 import stat
 import tempfile
@@ -92,7 +93,7 @@ def download(url: str, dest: Path, progress: Progress | None = None, *, size: in
                 got += len(chunk)
                 if progress:
                     progress(got, expected)
-    except (urllib.error.URLError, OSError, ValueError) as e:
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as e:
         reason = getattr(e, "reason", e)
         raise InstallError(f"could not download {url}: {reason}. Check the network, or download the zip "
                            "yourself and run `narrator model install --from-zip FILE`") from None
@@ -182,11 +183,13 @@ def install(target: Path, *, url: str = MODEL_URL, from_zip: Path | None = None,
 
 
 def remove(name: str, dirs: Iterable[Path] | None = None) -> list[Path]:
-    """Delete every installed copy of model `name`; the folders removed."""
+    """Delete every copy of model `name`, complete or not; the folders removed."""
     gone = []
+    if not name or "/" in name or "\\" in name or name in (".", ".."):
+        return gone
     for d in model_dirs() if dirs is None else dirs:
         folder = d / name
-        if folder.is_dir() and is_model(folder) and folder.resolve().parent == d.resolve():
+        if folder.is_dir() and not folder.is_symlink() and folder.resolve().parent == d.resolve():
             shutil.rmtree(folder)
             gone.append(folder)
     return gone
@@ -200,7 +203,7 @@ def model_problems(dirs: Iterable[Path] | None = None, *, check_vocabulary: bool
         broken = [d / MODEL_NAME for d in places if (d / MODEL_NAME).exists()]
         if broken:
             return [Problem(f"the speech model in {broken[0]} is incomplete (no am/final.mdl)",
-                            f"narrator model remove && narrator model install --dir {broken[0].parent}")]
+                            f"narrator model remove --dir {broken[0].parent} && narrator model install --dir {broken[0].parent}")]
         return [Problem(f"the Chinese speech model {MODEL_NAME} is not installed (looked in "
                         f"{', '.join(str(p) for p in places)})", "narrator model install")]
     try:

@@ -16,6 +16,7 @@ class TextEar(QueueEar):
         self.stream = stream
         self._pending: list[Heard] = []
         self._plock = threading.Lock()
+        self._eof_pending = False
         self._thread = threading.Thread(target=self._run, name="narrator-text", daemon=True)
         self._thread.start()
 
@@ -29,7 +30,11 @@ class TextEar(QueueEar):
                         self._pending.append(heard)
                     else:
                         self.post(heard)
-        self.end()
+        with self._plock:
+            if self.context is None:
+                self._eof_pending = True
+            else:
+                self.end()
 
     def begin(self, context: Context) -> None:
         with self._plock:
@@ -37,3 +42,5 @@ class TextEar(QueueEar):
             for heard in self._pending:
                 self.post(heard)
             self._pending.clear()
+            if self._eof_pending:
+                self.end()
