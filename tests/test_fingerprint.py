@@ -1,11 +1,13 @@
 """The same games give the same journals and lines before and after a refactoring (issue 7's check).
 
-tests/fixtures/fingerprint.json holds a digest per game, taken from the game loops as they were before
-everything moved onto the Session (main at f889d29): the 97 scenario files (their records, lines, exit
+tests/fixtures/fingerprint.json holds a digest per game: every scenario file (its records, lines, exit
 code and message) and 1,000 seeded random games (every event, every answer with its prompt kind, every
-line), game i playing preset i mod 26 with seed i. Two changes of issue 7 are projected out, because they
-are meant: the new GameEnded.termination field with its line (`terminations.*`), and the audience of a
-refusal's line (the Session says a day refusal of a public prompt to the table).
+line), game i playing preset i mod 26 with seed i. It was first taken from the game loops as they were
+before everything moved onto the Session (main at f889d29, the 97 scenarios of then), and the move was
+checked identical against it (commit ff82764). Two changes of issue 7 are projected out, because they are
+meant: the GameEnded.termination field with its line (`terminations.*`), and the audience of a refusal's
+line (the Session says a day refusal of a public prompt to the table). Since then the digests are rewritten
+whenever a change means to alter the output (the split seer/witch questions, a new scenario …).
 
 When a change means to alter what the judge says or the engine records, rewrite the digests and say so
 in the commit: `.venv/bin/python tests/test_fingerprint.py --write`.

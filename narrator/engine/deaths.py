@@ -32,7 +32,8 @@ class Deaths(FlowBase):
             other = s.lovers[1] if s.lovers[0] == seat else s.lovers[0]
             if other not in own:
                 self.die(other, "lover", when, batch, own)
-        if seat == s.model and not s.wild_turned:
+        if seat == s.model and not s.wild_turned and s.has_power(Role.WILD_CHILD):
+            # Turning is the wild child's power: after the village lost its powers he stays good.
             child = s.living_seat_of(Role.WILD_CHILD)
             if child is not None:
                 self.emit(ev.WildChildTurned(child))
@@ -83,6 +84,8 @@ class Deaths(FlowBase):
     def death_skills(self, seat: int, cause: Cause, when: When, batch: list[tuple[int, Cause]]) -> Flowing:
         s = self.s
         role = s.roles.get(seat)
+        if cause != "explode":  # a self-explosion is public; a white wolf king's take is called by name
+            self.emit(ev.SkillCalled(seat))
         if role is Role.HUNTER and s.has_power(Role.HUNTER) and cause in HUNTER_CAUSES[self.rules.hunter_shoots_on]:
             target = yield from self.ask_one("hunter.shoot", self.living(), True, role=Role.HUNTER, actor=seat)
             self.emit(ev.HunterShot(seat, target))

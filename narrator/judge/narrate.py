@@ -15,6 +15,7 @@ from narrator.engine.state import State
 from narrator.judge.lines import Line
 from narrator.judge.script import Pieces, Script, Seat, seats
 
+VOTES = frozenset({"sheriff.vote", "vote.exile", "pk.vote"})
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
@@ -57,6 +58,9 @@ class Judge:
         ask = "ask_first" if e.night == 1 and "ask_first" in entry else "ask"
         return [self._step(e.step, "open"), self._step(e.step, ask)]
 
+    def _step_asked(self, e: ev.StepAsked, s: State) -> list[Line]:
+        return [self._step(e.step, e.part)]
+
     def _step_closed(self, e: ev.StepClosed, s: State) -> list[Line]:
         return [self._step(e.step, "close")]
 
@@ -97,7 +101,12 @@ class Judge:
         return self._optional("witch_told_victim", e)
 
     def _raven_cursed(self, e: ev.RavenCursed, s: State) -> list[Line]:
-        return self._optional("raven_cursed", e)
+        votes = s.rules.raven_votes  # the curse's real extra votes (house rule), told to the host
+        if e.seat is None:
+            return [self._ev("raven_cursed.none")]
+        if not votes:
+            return [self._ev("raven_cursed.no_votes", e)]
+        return [self._ev("raven_cursed", e, n=self.script.count(votes))]
 
     def _seer_checked(self, e: ev.SeerChecked, s: State) -> list[Line]:
         if e.result is None:
@@ -217,4 +226,6 @@ class Judge:
             values["n"] = self.script.number(prompt.min_seats)
         if kind == "pk.vote":
             values["seats"] = seats(prompt.seats)
+        if kind in VOTES and state.rules.vote_call == "countdown":
+            kind += ".countdown"  # 三，二，一，请出手 (house rule `vote_call`)
         return [self.script.line("prompts", kind, **values)]

@@ -34,6 +34,7 @@ from narrator.judge.narrate import Judge
 from narrator.presets import make_setup
 from narrator.session import Refused, Session
 from narrator.sim.autohost import AutoHost, Deal
+from narrator.sim.expectations import answer_problems, expect_problems
 
 AUTO_KINDS = ("speech.end", "last_words.end", "thief.cards")
 EXPECT_KEYS = {
@@ -87,6 +88,10 @@ class Scenario:
         expect = data.get("expect") or {}
         if not isinstance(expect, dict) or set(expect) - EXPECT_KEYS:
             raise ScenarioError(f"expect takes: {', '.join(sorted(EXPECT_KEYS))}")
+        problems = [*answer_problems(a[0] for a in answers), *expect_problems(expect, setup.players)]
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise ScenarioError(problems[0] + more)
         return cls(setup, deal, seed, answers, expect, name)
 
 
@@ -124,7 +129,12 @@ class Run:
     on_record: Callable[[dict[str, Any]], None] | None = None
     on_wait: Callable[[str], None] | None = None
     """Called with the prompt kind once the judge has said its lines and waits for the host."""
+    on_answer: Callable[[str, str | None, Answer | None], None] | None = None
+    """Called as the host answers: (prompt kind, the scenario's words, None), or (kind, None, the answer) when
+    the runner answers from the deal itself (identification, the thief's cards, 过)."""
     out: Output = field(default_factory=Output)
+    answer_no: int = 0
+    """The number (from 1, in the file) of the answer being handled: errors about an answer name it."""
 
     def emit_line(self, line: Line) -> None:
         if not line.text:
@@ -147,9 +157,10 @@ class Run:
         kind, refusal, line = result.kind, result.refusal, result.line
         if wanted is None:
             how = "was refused" if result.understood else "cannot be understood"
-            return self.fail(2, f"{kind}: {words!r} {how} ({refusal.code}): {line.text}")
+            return self.fail(2, f"answer {self.answer_no} ({kind}): {words!r} {how} ({refusal.code}): {line.text}")
         if str(wanted) != refusal.code and str(wanted) not in line.text:
-            return self.fail(1, f"{kind}: refused for {line.text!r} ({refusal.code}), expected {wanted!r}")
+            return self.fail(1, f"answer {self.answer_no} ({kind}): refused for {line.text!r} ({refusal.code}), "
+                             f"expected {wanted!r}")
         self.emit_line(line)
         self.record({"event": "refused", "kind": kind, "code": refusal.code, "reason": line.text})
         return None
@@ -168,6 +179,7 @@ class Run:
         host = AutoHost(sc.deal, random.Random(sc.seed))
         queue = iter(sc.answers)
         pending = next(queue, None)
+        number = 1  # pending's number in the file
         while True:
             self.say(session)
             prompt = session.prompt
@@ -178,6 +190,9 @@ class Run:
             if pending is not None and pending[0] == prompt.kind:
                 _, words, extra = pending
                 pending = next(queue, None)
+                self.answer_no, number = number, number + 1
+                if self.on_answer:
+                    self.on_answer(prompt.kind, words, None)
                 wanted = extra.get("refused")
                 # Words this prompt cannot take at all ("5号自爆" where self-explosion is off) are refused by
                 # the judge like an illegal answer: with a reason, and nothing changes.
@@ -189,22 +204,26 @@ class Run:
                     for line in session.repeat_lines():  # and asks again
                         self.emit_line(line)
                 elif wanted is not None:
-                    return self.fail(1, f"{prompt.kind}: {words!r} was accepted, expected it refused ({wanted})")
+                    return self.fail(1, f"answer {self.answer_no} ({prompt.kind}): {words!r} was accepted, "
+                                     f"expected it refused ({wanted})")
                 else:
                     self._track_thief(host, session.answers[-1][1], session.game)
                 continue
             auto = self.auto_answer(host, prompt)
             if auto is not None:
+                if self.on_answer:
+                    self.on_answer(prompt.kind, None, auto)
                 session.submit(auto)
                 continue
             if pending is not None:
-                return self.fail(2, f"the scenario answers {pending[0]}, but the game asks {prompt.kind}")
+                return self.fail(2, f"answer {number}: the scenario answers {pending[0]}, but the game asks "
+                                 f"{prompt.kind}")
             if sc.expect.get("awaiting") == prompt.kind:
                 return self.check(session.game)
             self.record({"event": "awaiting", "kind": prompt.kind})
             return self.fail(3, f"answers ran out; the game asks {prompt.kind}")
         if pending is not None:
-            return self.fail(2, f"the game ended but answers remain, next: {pending[0]}")
+            return self.fail(2, f"the game ended but answers remain, from answer {number} ({pending[0]})")
         return self.check(session.game)
 
     def auto_answer(self, host: AutoHost, prompt: Prompt) -> Answer | None:
