@@ -16,20 +16,6 @@ if TYPE_CHECKING:
     from narrator.sim.scenario import Output
 
 
-def print_line(line: object) -> None:
-    """One line as the printed game shows it (🔊 to the table, 🎧 to the host alone): see cli/printed.py."""
-    from rich.console import Console
-
-    from narrator.judge.lines import Line
-
-    assert isinstance(line, Line)
-    console = Console(highlight=False, soft_wrap=True)
-    if line.to == "host":
-        console.print(f"  🎧 {line.text}", style="dim", markup=False)
-    else:
-        console.print(f"🔊 {line.text}", markup=False)
-
-
 def simulate(
     file: Annotated[Path, typer.Argument(help="Scenario file (YAML): set-up, the host's words, expectations.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line: lines said and events.")] = False,
@@ -127,10 +113,9 @@ def demo(
 def _play(scenario: object, speaker: object, lang: str, device: str, host_device: str | None) -> int:
     import sounddevice as sd
 
-    from narrator.audio.mixer import Mixer
-    from narrator.audio.pacing import Pacer
-    from narrator.audio.playback import OutputConfig, Player
+    from narrator import bootstrap
     from narrator.cli.errors import FAILED, device_problem, one_line
+    from narrator.cli.printed import print_line
     from narrator.narration import narrate, play_items
     from narrator.sim.scenario import Scenario
     from narrator.voice import MissingPiece, Speaker, VoiceError
@@ -141,10 +126,8 @@ def _play(scenario: object, speaker: object, lang: str, device: str, host_device
     except (MissingPiece, VoiceError) as exc:
         typer.echo(f"✗ {one_line(str(exc))}", err=True)
         return FAILED
-    public = OutputConfig.parse(None if device == "default" else device)
-    host = OutputConfig.parse(host_device) if host_device else None
     try:
-        with Player(Mixer(), public, host, pacer=Pacer(scenario.seed)) as player:
+        with bootstrap.player(device, host_device, seed=scenario.seed) as player:
             # Host lines are printed by the player itself when there is no host output.
             play_items(narration.items, player, on_line=lambda line: print_line(line) if line.to == "all" else None)
     except (sd.PortAudioError, OSError) as exc:  # the device went away or refused the stream
