@@ -70,8 +70,8 @@ class AutoHost:
                     return SelfExplode(rng.choice(wolves))
             return Pass()
         kind = prompt.kind
-        if kind.endswith(".identify"):
-            return self.identify(Role(kind.removesuffix(".identify")))
+        if kind.endswith(".identify") and prompt.role is not None:
+            return self.identify(prompt.role)
         if kind == "thief.cards":
             return Cards(self.deal.buried)
         if kind == "thief.choose":
