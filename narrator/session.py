@@ -83,13 +83,9 @@ class Status:
     termination: ev.Termination | None
 
 
-@dataclass(frozen=True, slots=True)
-class _Asked:
-    answer: int
-    """Its answer's index among the answers."""
-    at: int
-    """Journal length when it was asked."""
-    prompt: Prompt
+_Asked = tuple[int, int, Prompt]
+"""A prompt answered before its lines were taken: its answer's index, the journal length when it was asked,
+the prompt."""
 
 
 class Session:
@@ -184,9 +180,9 @@ class Session:
         """Like take_lines, with what each group of lines says: an event, or a prompt (empty lines dropped)."""
         out: list[tuple[ev.Event | Prompt, tuple[Line, ...]]] = []
         prompt_lines = self.judge.prompt_lines
-        for asked in self._asked:
-            self._events_until(asked.at, out)
-            out.append((asked.prompt, _said(prompt_lines(asked.prompt, self._shadow))))
+        for _, at, asked in self._asked:
+            self._events_until(at, out)
+            out.append((asked, _said(prompt_lines(asked, self._shadow))))
         self._asked.clear()
         self._events_until(len(self.game.journal), out)
         prompt = self.game.prompt
@@ -240,9 +236,9 @@ class Session:
                 return self._refused(prompt, exc.refusal, False)
         at = len(game.journal)
         result = game.answer(answer)
-        if isinstance(result, Rejected):
+        if type(result) is Rejected:
             return self._refused(prompt, result.refusal, True)
-        assert prompt is not None
+        assert prompt is not None and type(result) is Accepted
         index = len(game.answers) - 1
         if self.store is not None:
             try:
@@ -250,8 +246,8 @@ class Session:
             except BaseException:
                 self._drop_last()  # not journaled: as if never given
                 raise
-        if not self._said:
-            self._asked.append(_Asked(index, at, prompt))
+        if not self._said:  # its lines are still to be taken, in their place
+            self._asked.append((index, at, prompt))
         self._said = False
         return result
 
@@ -275,7 +271,7 @@ class Session:
     def _drop_last(self) -> None:
         """The game without its last answer; its prompt is asked (and said) again."""
         n = len(self.game.answers) - 1
-        self._asked = [a for a in self._asked if a.answer < n]
+        self._asked = [a for a in self._asked if a[0] < n]
         self.game = self.game.undo()
         self._said = False
         if self._seen > len(self.game.journal):  # lines after the cut were said: the state goes back too
