@@ -95,6 +95,7 @@ def build(
         console.print(f"✗ {exc}", style="red", markup=False)
         raise typer.Exit(2) from exc
     cache = VoiceCache(default_cache_dir(cache_dir))
+    _check_cache_writable(cache.directory)
     speaker = Speaker(spoken, cache)
     pieces = pieces_to_build(lang.value)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -118,6 +119,19 @@ def build(
     )
     if isinstance(spoken, FallbackVoice) and spoken.using_fallback:
         console.print("Run this again when online to get the edge-tts voice.", markup=False)
+
+
+def _check_cache_writable(directory: Path) -> None:
+    """The cache folder can take files, or exit 2 before anything is rendered."""
+    import tempfile
+
+    from narrator.cli.errors import fail
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError as exc:
+        fail(f"cannot write the voice cache {directory}: {exc.strerror or exc}; choose another with --cache-dir")
 
 
 @app.command("list")

@@ -72,6 +72,11 @@ class Scenario:
         unknown = set(data) - {"preset", "roles", "rules", "seats", "seed", "answers", "expect", "title", "notes"}
         if unknown:
             raise ScenarioError(f"unknown scenario keys: {', '.join(sorted(unknown))}")
+        for key, kind, example in (("preset", str, "12人预女猎白"), ("rules", dict, "{sheriff: false}"),
+                                   ("seed", int, "7"), ("answers", list, "[[wolves.kill, 七号]]")):
+            value = data.get(key)
+            if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+                raise ScenarioError(f"{key} must look like `{key}: {example}`, not {value!r}")
         try:
             setup = make_setup(data.get("preset"), data.get("roles"), data.get("rules"))
         except SetupError as exc:
