@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt
+from narrator.cli.options import Backend, BackendOpt, CacheDir, GameLangOpt, game_lang
 
 
 def print_line(line: object) -> None:
@@ -29,7 +29,7 @@ def print_line(line: object) -> None:
 def simulate(
     file: Annotated[Path, typer.Argument(help="Scenario file (YAML): set-up, the host's words, expectations.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line: lines said and events.")] = False,
-    lang: LangOpt = Lang.hans,
+    lang: GameLangOpt = None,
 ) -> None:
     """Run a scenario file through the judge.
 
@@ -43,7 +43,7 @@ def simulate(
     except ScenarioError as exc:
         typer.echo(f"invalid scenario: {exc}", err=True)
         raise typer.Exit(2) from exc
-    _run(scenario, as_json, lang.value)
+    _run(scenario, as_json, game_lang(lang, scenario.lang).value)
 
 
 def _run(scenario: object, as_json: bool, lang: str) -> None:
@@ -70,7 +70,7 @@ def _run(scenario: object, as_json: bool, lang: str) -> None:
 
 
 def demo(
-    lang: LangOpt = Lang.hans,
+    lang: GameLangOpt = None,
     out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the demo's audio (table channel; "
                                       "the host's goes next to it with .host).")] = Path("narrator-demo.wav"),
     audio: Annotated[bool, typer.Option(help="Render the narration to audio files.")] = True,
@@ -89,6 +89,7 @@ def demo(
 
     text = resources.files("narrator.data").joinpath("demo.yaml").read_text(encoding="utf-8")
     scenario = Scenario.from_dict(yaml.safe_load(text), name="demo")
+    lang = game_lang(lang, scenario.lang)
     if not audio and play is None:
         _run(scenario, as_json=False, lang=lang.value)
         return

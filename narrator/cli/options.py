@@ -8,10 +8,19 @@ import typer
 
 from narrator.cli.voices import Backend, CacheDir, Lang
 
-__all__ = ["Backend", "BackendOpt", "CacheDir", "Lang", "LangOpt", "OfflineOpt", "RateOpt", "VoiceOpt"]
+__all__ = ["Backend", "BackendOpt", "CacheDir", "GameLangOpt", "Lang", "LangOpt", "OfflineOpt", "RateOpt", "VoiceOpt",
+           "game_lang"]
 
 BackendOpt = Annotated[Backend, typer.Option(help="edge: edge-tts, espeak-ng if unreachable; espeak: offline only.")]
 VoiceOpt = Annotated[str | None, typer.Option(help="Voice name (default: zh-CN-YunyangNeural / cmn).")]
 RateOpt = Annotated[str, typer.Option(help='Speaking-rate change, e.g. "-10%" (write --rate=-10%).')]
 LangOpt = Annotated[Lang, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體).")]
+GameLangOpt = Annotated[Lang | None, typer.Option(
+    "--lang", help="The game's script: zh-Hans (简体) or zh-Hant (繁體). Default: the scenario's `lang:`, "
+                   "else zh-Hans.")]
+
+
+def game_lang(option: Lang | None, scenario_lang: str | None) -> Lang:
+    """The script a game is played in: the option, else the scenario's `lang:`, else 简体."""
+    return option or Lang(scenario_lang or Lang.hans.value)
 OfflineOpt = Annotated[bool, typer.Option(help="Use only the voice cache; fail naming a missing piece.")]

@@ -7,7 +7,17 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt, OfflineOpt, RateOpt, VoiceOpt
+from narrator.cli.options import (
+    Backend,
+    BackendOpt,
+    CacheDir,
+    GameLangOpt,
+    Lang,
+    OfflineOpt,
+    RateOpt,
+    VoiceOpt,
+    game_lang,
+)
 
 if TYPE_CHECKING:
     from narrator.sim.scenario import Scenario
@@ -66,7 +76,7 @@ def render(
     scenario: Annotated[Path, typer.Argument(help="Scenario file (YAML), as for `narrator simulate`.")],
     out: Annotated[Path, typer.Option("-o", "--out", help="The table's audio (WAV).")] = Path("game.wav"),
     host_out: Annotated[Path | None, typer.Option(help="The host's audio (default: OUT with .host).")] = None,
-    lang: LangOpt = Lang.hans,
+    lang: GameLangOpt = None,
     backend: BackendOpt = Backend.edge,
     voice: VoiceOpt = None,
     rate: RateOpt = "+0%",
@@ -82,8 +92,9 @@ def render(
     except ScenarioError as exc:
         typer.echo(f"invalid scenario: {exc}", err=True)
         raise typer.Exit(2) from exc
-    speaker = make_game_speaker(backend, voice, rate, lang, cache_dir, offline)
-    raise typer.Exit(render_to(loaded, speaker, out, host_out, lang, echo=False))
+    played = game_lang(lang, loaded.lang)
+    speaker = make_game_speaker(backend, voice, rate, played, cache_dir, offline)
+    raise typer.Exit(render_to(loaded, speaker, out, host_out, played, echo=False))
 
 
 def devices() -> None:
