@@ -13,10 +13,12 @@ import opencc
 
 LANGS = ("zh-Hans", "zh-Hant")
 ALIASES = {
-    "zh-hans": "zh-Hans", "zh-cn": "zh-Hans", "zh-sg": "zh-Hans", "zh": "zh-Hans", "简体": "zh-Hans",
-    "zh-hant": "zh-Hant", "zh-tw": "zh-Hant", "zh-hk": "zh-Hant", "zh-mo": "zh-Hant", "繁體": "zh-Hant",
-    "繁体": "zh-Hant",
+    "zh-hans": "zh-Hans", "zh-cn": "zh-Hans", "zh-sg": "zh-Hans", "zh-my": "zh-Hans", "hans": "zh-Hans",
+    "简体": "zh-Hans",
+    "zh-hant": "zh-Hant", "zh-tw": "zh-Hant", "zh-hk": "zh-Hant", "zh-mo": "zh-Hant", "hant": "zh-Hant",
+    "繁體": "zh-Hant", "繁体": "zh-Hant",
 }  # fmt: skip
+"""Every spelling of a script (lower case; "_" counts as "-"): the region tags name the script they use."""
 
 
 def lang_named(name: str) -> str | None:

@@ -158,7 +158,7 @@ class Judge:
 
     def _player_died(self, e: ev.PlayerDied, s: State) -> list[Line]:
         out = []
-        if e.when.startswith("day") and e.cause in ("lover", "charm", "elder"):
+        if e.when.day and e.cause in ("lover", "charm", "elder"):
             out.append(self._ev(f"player_died.{e.cause}", e))
         role = s.roles.get(e.seat)
         if s.rules.reveal_on_death == "role" and role is not None:
@@ -202,7 +202,8 @@ class Judge:
         return [self._ev(f"no_exile.{e.reason}")]
 
     def _game_ended(self, e: ev.GameEnded, s: State) -> list[Line]:
-        out = [self._ev("game_ended", winner=self.script.camp(e.winner.value))]
+        out = [self._ev("game_ended", winner=self.script.camp(e.winner.value)),
+               self.script.line("terminations", e.termination)]
         for seat, role in e.roles:
             out.append(self._ev("game_ended.role", seat=Seat(seat), role=self.script.role(role.value)))
         return out
