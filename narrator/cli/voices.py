@@ -25,22 +25,19 @@ class Lang(StrEnum):
     hant = "zh-Hant"
 
 
-LANG_ALIASES = {
-    "zh-hans": Lang.hans, "zh-cn": Lang.hans, "zh-sg": Lang.hans, "zh-my": Lang.hans, "hans": Lang.hans,
-    "zh-hant": Lang.hant, "zh-tw": Lang.hant, "zh-hk": Lang.hant, "zh-mo": Lang.hant, "hant": Lang.hant,
-}  # fmt: skip
-"""Every `--lang` spelling (lower case; "_" counts as "-"): the region tags name the script they use."""
 
 
 def parse_lang(value: str | Lang) -> Lang:
     """A `--lang` value: zh-Hans / zh-Hant, or zh-CN / zh-TW (zh-SG, zh-HK, zh-MO), in any case."""
     if isinstance(value, Lang):
         return value
-    found = LANG_ALIASES.get(value.strip().lower().replace("_", "-"))
+    from narrator.zh import lang_named  # every spelling (narrator/zh.py ALIASES), as a scenario's `lang:`
+
+    found = lang_named(value)
     if found is None:
         raise typer.BadParameter(f"{value!r} is not a script: write zh-Hans (简体, also zh-CN) or zh-Hant "
                                  "(繁體, also zh-TW)")  # fmt: skip
-    return found
+    return Lang(found)
 
 
 LangOpt = Annotated[Lang, typer.Option(parser=parse_lang, metavar="zh-Hans|zh-Hant",
