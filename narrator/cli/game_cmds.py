@@ -105,20 +105,20 @@ def demo(
 
 def _play(scenario: object, speaker: object, lang: str, device: str, host_device: str | None) -> int:
     from narrator.audio.mixer import Mixer
-    from narrator.audio.pacing import Pacer
     from narrator.audio.playback import OutputConfig, Player
-    from narrator.narration import narrate, play_items
+    from narrator.narration import play_scenario
     from narrator.sim.scenario import Scenario
     from narrator.voice import Speaker
 
     assert isinstance(scenario, Scenario) and isinstance(speaker, Speaker)
-    narration = narrate(scenario, speaker, lang)
     public = OutputConfig.parse(None if device == "default" else device)
     host = OutputConfig.parse(host_device) if host_device else None
-    with Player(Mixer(), public, host, pacer=Pacer(scenario.seed)) as player:
-        # Host lines are printed by the player itself when there is no host output.
-        play_items(narration.items, player, on_line=lambda line: print_line(line) if line.to == "all" else None)
-    return narration.output.code
+    with Player(Mixer(), public, host) as player:
+        # Host lines without an earpiece are printed when they are due, never ahead of the table.
+        output = play_scenario(scenario, speaker, player, lang=lang,
+                               on_line=lambda line: print_line(line) if line.to == "all" else None,
+                               on_host=print_line)
+    return output.code
 
 
 def presets() -> None:

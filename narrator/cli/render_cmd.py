@@ -41,7 +41,8 @@ def make_game_speaker(backend: Backend, voice: str | None, rate: str, lang: Lang
 
 def render_to(scenario: Scenario, speaker: Speaker, out: Path, host_out: Path | None, lang: Lang,
               echo: bool) -> int:
-    """Render and report; returns the scenario's exit code."""
+    """Render and report; returns the scenario's exit code. The WebVTT subtitles go beside the WAVs."""
+    from narrator.audio.subtitles import vtt_path_for
     from narrator.cli.game_cmds import print_line
     from narrator.narration import render_scenario
     from narrator.voice import MissingPiece, VoiceError
@@ -52,11 +53,14 @@ def render_to(scenario: Scenario, speaker: Speaker, out: Path, host_out: Path | 
         rendered, output = render_scenario(scenario, speaker, out, host_out, lang=lang.value,
                                            on_line=print_line if echo else None)
     except (MissingPiece, VoiceError) as exc:
+        for partial in (out, host_out):
+            partial.unlink(missing_ok=True)  # a half-written game is no use to anyone
         typer.echo(f"✗ {exc}", err=True)
         return 1
     minutes, seconds = divmod(round(rendered.duration_s), 60)
     typer.echo(f"✓ {out} (table) and {host_out} (host): {minutes}:{seconds:02d}, "
-               f"{len(rendered.timeline)} lines", err=True)
+               f"{len(rendered.timeline)} lines; subtitles {vtt_path_for(out)} and {vtt_path_for(host_out)}",
+               err=True)
     if output.code:
         typer.echo(output.message, err=True)
     return output.code
@@ -74,7 +78,8 @@ def render(
     offline: OfflineOpt = False,
 ) -> None:
     """Render a scenario's full narration to audio: the table's channel and the host's, sample-aligned,
-    through the same mixer as live playback (beds, ducking, cues, pauses)."""
+    through the same mixer and timing as live playback (beds, ducking, cues, holds), with WebVTT subtitles
+    of each channel beside them (OUT with .vtt, and .host.vtt)."""
     from narrator.sim.scenario import Scenario, ScenarioError
 
     try:
