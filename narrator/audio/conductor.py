@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from narrator.audio import SAMPLE_RATE
-from narrator.audio.pacing import Pacer, PauseSpec, load_night1, load_pacing, sub_seed
+from narrator.audio.pacing import Pacer, PauseSpec, load_line_classes, load_night1, load_pacing, sub_seed
 
 if TYPE_CHECKING:
     from narrator.audio.mixer import Mixer, Ticket
@@ -80,11 +80,14 @@ class Conductor:
 
     def __init__(self, mixer: Mixer, clock: Clock, voice: Callable[[Line], np.ndarray], *, seed: int = 0,
                  pacing: Mapping[str, PauseSpec] | None = None, night1: Mapping[str, str] | None = None,
+                 line_classes: Mapping[str, str] | None = None,
                  tape: Tape | None = None, player: Player | None = None,
                  on_host: Callable[[Line], None] | None = None) -> None:
         self.mixer, self.clock, self.voice, self.seed = mixer, clock, voice, seed
         self.table = load_pacing() if pacing is None else dict(pacing)
         self.night1 = (load_night1() if pacing is None else {}) if night1 is None else dict(night1)
+        self.line_classes = (load_line_classes() if pacing is None else {}) if line_classes is None \
+            else dict(line_classes)
         self.tape, self.player, self.on_host = tape, player, on_host
         self.host_audio = player.has_host_output if player is not None else True
         self.host_pacer = Pacer(sub_seed(seed, "host"), self.table)
@@ -146,7 +149,7 @@ class Conductor:
         now = self._now()
         if ch == "all":
             start = max(now, self._end["all"])
-            hold = self._table_pacer.draw(self._class(line.pause))
+            hold = self._table_pacer.draw(self._class(line))
         else:
             start = max(now, self._end["host"], self._said["all"])
             hold = self.host_pacer.draw(line.pause)
@@ -164,7 +167,10 @@ class Conductor:
             self._unprinted.append(p)
         return p
 
-    def _class(self, name: str) -> str:
+    def _class(self, line: Line) -> str:
+        """The pacing class of a table line's hold: pacing.yaml's `lines:` by key, else the line's own
+        `pause`, then night 1's replacement."""
+        name = self.line_classes.get(line.key, line.pause)
         if self.phase == "night1":
             return self.night1.get(name, name)
         return name

@@ -108,6 +108,19 @@ def load_night1(path: Path | None = None) -> dict[str, str]:
     return {str(a): str(b) for a, b in raw.items()}
 
 
+def load_line_classes(path: Path | None = None) -> dict[str, str]:
+    """The `lines:` section of a pacing table: a line's catalogue key → the class of its hold."""
+    data = _read(path)
+    classes = load_pacing(path)
+    raw = data.get("lines") or {}
+    if not isinstance(raw, Mapping):
+        raise PacingError("lines: must map a line's key (e.g. steps.witch.ask_first) to a pacing class")
+    for key, name in raw.items():
+        if str(name) not in classes:
+            raise PacingError(f"lines: {key} → {name}: {name!r} is not a pacing class")
+    return {str(a): str(b) for a, b in raw.items()}
+
+
 def sub_seed(seed: int, stream: str) -> int:
     """A seed of its own for one named stream of draws (e.g. "table.night2"), stable across runs."""
     return int.from_bytes(hashlib.sha256(f"{seed}/{stream}".encode()).digest()[:8], "big")
