@@ -18,7 +18,8 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
 Offline (`narrator render`, the demo's files) the clock is a FakeClock and a Tape pulls the mixer up to
 the clock as it moves, writing the WAVs as it goes. Live (`narrator play`, `demo --play`) the clock is
 the SystemClock and the Player's streams pull the mixer; host lines without an earpiece go to `on_host`
-at the moment they would have started.
+at the moment they would have started (`on_host`); with no speaker at all (mixer None) table lines go to
+`on_table` the same way, timed exactly as if they were played.
 
 API for the live loop (see also narrator/audio/timer.py for the day speech timer):
 
@@ -78,18 +79,22 @@ def _f(seconds: float) -> int:
 class Conductor:
     """Places lines; see the module docstring. Not thread-safe: one judge thread drives it."""
 
-    def __init__(self, mixer: Mixer, clock: Clock, voice: Callable[[Line], np.ndarray], *, seed: int = 0,
+    def __init__(self, mixer: Mixer | None, clock: Clock, voice: Callable[[Line], np.ndarray], *, seed: int = 0,
                  pacing: Mapping[str, PauseSpec] | None = None, night1: Mapping[str, str] | None = None,
                  line_classes: Mapping[str, str] | None = None,
                  tape: Tape | None = None, player: Player | None = None,
-                 on_host: Callable[[Line], None] | None = None) -> None:
+                 on_host: Callable[[Line], None] | None = None,
+                 on_table: Callable[[Line], None] | None = None) -> None:
         self.mixer, self.clock, self.voice, self.seed = mixer, clock, voice, seed
         self.table = load_pacing() if pacing is None else dict(pacing)
         self.night1 = (load_night1() if pacing is None else {}) if night1 is None else dict(night1)
         self.line_classes = (load_line_classes() if pacing is None else {}) if line_classes is None \
             else dict(line_classes)
-        self.tape, self.player, self.on_host = tape, player, on_host
-        self.host_audio = player.has_host_output if player is not None else True
+        self.tape, self.player, self.on_host, self.on_table = tape, player, on_host, on_table
+        self.table_audio = mixer is not None
+        """False: no speaker at all (`--table-device none`); table lines go to on_table when due."""
+        self.host_audio = mixer is not None and (player.has_host_output if player is not None else True)
+        """False: no earpiece; host lines go to on_host when due, nothing of them is queued."""
         self.host_pacer = Pacer(sub_seed(seed, "host"), self.table)
         self.phase, self.nights, self.days = "pregame", 0, 0
         self._table_pacer = Pacer(sub_seed(seed, "table.pregame"), self.table)
@@ -98,6 +103,7 @@ class Conductor:
         self._said = {"all": 0, "host": 0}  # frame where the channel's last line's speech ends
         self._tickets: dict[str, Ticket | None] = {"all": None, "host": None}
         self._unprinted: list[Placed] = []
+        self._cues: dict[str, int] | None = None
         self.timeline: list[Placed] = []
 
     # --- time -------------------------------------------------------------------------------------------
@@ -130,8 +136,9 @@ class Conductor:
             due = [p for p in self._unprinted if p.start_s <= now]
             for p in due:
                 self._unprinted.remove(p)
-                if self.on_host is not None:
-                    self.on_host(p.line)
+                handler = self.on_table if p.line.to == "all" else self.on_host
+                if handler is not None:
+                    handler(p.line)
 
     # --- placing lines ----------------------------------------------------------------------------------
 
@@ -153,19 +160,30 @@ class Conductor:
         else:
             start = max(now, self._end["host"], self._said["all"])
             hold = self.host_pacer.draw(line.pause)
-        cue = self.mixer.cue_frames(line.cue)
+        audible = self.host_audio if ch == "host" else self.table_audio
+        cue = self._cue_frames(line.cue)
         speech = start + cue
         said = speech + len(clip)
         end = said + _f(hold)
-        if ch == "all" or self.host_audio:
+        if audible and self.mixer is not None:
             lead = start - max(now, self._end[ch])
             self._tickets[ch] = self.mixer.enqueue_line(line, clip, (end - said) / SR, lead_s=lead / SR)
         self._end[ch], self._said[ch] = end, said
         p = Placed(line, start / SR, speech / SR, said / SR, end / SR, self.phase)
         self.timeline.append(p)
-        if ch == "host" and not self.host_audio:
+        if not audible:
             self._unprinted.append(p)
         return p
+
+    def _cue_frames(self, cue: str | None) -> int:
+        if self.mixer is not None or cue is None:
+            return self.mixer.cue_frames(cue) if self.mixer is not None else 0
+        if self._cues is None:  # no speaker: time the cue as the default sounds would play it
+            from narrator.audio.beds import CUE_NAMES, load_sounds
+
+            sounds = load_sounds()
+            self._cues = {name: len(sounds[name]) for name in CUE_NAMES}
+        return self._cues[cue]
 
     def _class(self, line: Line) -> str:
         """The pacing class of a table line's hold: pacing.yaml's `lines:` by key, else the line's own

@@ -194,3 +194,18 @@ def test_the_tape_writes_what_the_conductor_placed(tmp_path: Path) -> None:
     dawn = by_key(c, DAWN.key)
     assert dawn.speech_s - dawn.start_s == pytest.approx(len(builtin_sounds()["dawn"]) / SR, abs=1 / SR)
     assert rendered.duration_s == pytest.approx(dawn.end_s + mixer.config.bed_crossfade_s, abs=1 / SR)
+
+
+def test_without_any_speaker_every_line_is_handed_out_when_it_would_be_heard() -> None:
+    clock = FakeClock()
+    heard: list[tuple[float, str, str]] = []
+    c = Conductor(None, clock, voice, seed=5, on_host=lambda line: heard.append((c.now_s(), "host", line.text)),
+                  on_table=lambda line: heard.append((c.now_s(), "all", line.text)))
+    reference = conductor()
+    for x in (c, reference):
+        night(x)
+        x.settle()
+    assert table(c) == table(reference)  # the same shape as when it is played
+    assert [(round(t, 6), text) for t, ch, text in heard if ch == "all"] == [
+        (round(p.start_s, 6), p.line.text) for p in c.timeline if p.line.to == "all"]
+    assert len([h for h in heard if h[1] == "host"]) == len([p for p in c.timeline if p.line.to == "host"])
