@@ -1,29 +1,29 @@
-"""The Clock port: the one time source of the live loop, real or fake.
+"""The Clock port: what the live loop's waits, the speech timer and the drawn holds read and sleep on.
 
-    clock = SystemClock()     # time.monotonic / time.sleep
-    clock = FakeClock()       # now() starts at 0.0; sleep(s) advances at once (tests, offline render)
-
-Everything that waits or measures a pause in the judge (narrator/audio/conductor.py, the speech timer)
-takes a Clock, so the same code runs a real game and a test that goes through a whole night instantly.
+`SystemClock` is the real one (time.monotonic / time.sleep); `FakeClock` starts at 0.0 and its `sleep`
+advances it at once, so timing code is tested without waiting. tests/test_ports.py runs both through the
+same contract cases.
 """
 
 from __future__ import annotations
 
-import math
 import time
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
+@runtime_checkable
 class Clock(Protocol):
     def now(self) -> float:
-        """s, monotonic."""
+        """Seconds, monotonic (only differences mean anything)."""
         ...
 
-    def sleep(self, seconds: float) -> None: ...
+    def sleep(self, seconds: float) -> None:
+        """Wait `seconds` (nothing for zero or less)."""
+        ...
 
 
 class SystemClock:
-    """Real time: time.monotonic() and time.sleep()."""
+    """The machine's monotonic clock."""
 
     def now(self) -> float:
         return time.monotonic()
@@ -34,18 +34,22 @@ class SystemClock:
 
 
 class FakeClock:
-    """Test time: now() starts at 0.0, sleep(s) and advance(s) move it forward at once."""
+    """A clock that only moves when told: `sleep(s)` and `advance(s)` add s at once."""
 
-    def __init__(self) -> None:
-        self._now = 0.0
+    def __init__(self, start: float = 0.0) -> None:
+        self._now = float(start)
+        self.slept: list[float] = []
+        """Every sleep asked for, in order (for tests of the waits themselves)."""
 
     def now(self) -> float:
         return self._now
 
     def sleep(self, seconds: float) -> None:
-        self.advance(max(0.0, seconds))
+        self.slept.append(seconds)
+        if seconds > 0:
+            self._now += seconds
 
     def advance(self, seconds: float) -> None:
-        if seconds < 0 or not math.isfinite(seconds):
-            raise ValueError(f"a clock only moves forward by a finite amount, got {seconds}")
+        if seconds < 0:
+            raise ValueError("a clock does not go back")
         self._now += seconds
