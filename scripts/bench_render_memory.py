@@ -12,7 +12,6 @@ peak RSS, and the WAV bytes written. Target (issue 6 item 13): ≤ 200 MB for an
 from __future__ import annotations
 
 import argparse
-import resource
 import subprocess
 import sys
 import tempfile
@@ -56,7 +55,7 @@ def long_game(path: Path) -> Path:
 
 def seconds(wav: Path) -> float:
     with wave.open(str(wav)) as w:
-        return w.getnframes() / w.getframerate()
+        return float(w.getnframes()) / w.getframerate()
 
 
 def main() -> None:
