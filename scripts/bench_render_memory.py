@@ -55,7 +55,9 @@ def long_game(path: Path) -> Path:
 
 def seconds(wav: Path) -> float:
     with wave.open(str(wav)) as w:
-        return float(w.getnframes()) / w.getframerate()
+        frames: int = w.getnframes()
+        rate: int = w.getframerate()
+    return frames / rate
 
 
 def main() -> None:
