@@ -94,7 +94,8 @@ def demo(
     cache_dir: CacheDir = None,
 ) -> None:
     """Play the built-in demo game (a full 12-player game): the narration is printed, rendered to audio
-    files (with WebVTT subtitles beside them), and optionally played. Needs no microphone, model or network (edge-tts falls back to espeak-ng)."""
+    files (with WebVTT subtitles beside them), and optionally played. Needs no microphone, model or network
+    (edge-tts falls back to espeak-ng)."""
     import yaml
 
     from narrator.cli.errors import check_device, check_writable
