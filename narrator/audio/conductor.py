@@ -27,6 +27,7 @@ API for the live loop (see also narrator/audio/timer.py for the day speech timer
     conductor.say(session.take_lines())   # place lines; returns their Placed records
     conductor.ready()                     # wait until everything said has been heard; the host may answer
     conductor.hold_remaining_s()          # s until the table may hear its next line (the step's hold)
+    conductor.hold()                      # wait that long (the vote call's `countdown` hold: hands up)
     conductor.settle()                    # wait until both channels are silent (game over, pause)
     conductor.timeline                    # every Placed line so far (subtitles: narrator/audio/subtitles.py)
 """
@@ -226,6 +227,12 @@ class Conductor:
     def hold_remaining_s(self) -> float:
         """s until the table's next line may start (what is left of the current hold)."""
         return max(0.0, self._end["all"] / SR - self.now_s())
+
+    def hold(self) -> float:
+        """Wait until the table's current hold is over (e.g. the hands stay up for the vote's `countdown`
+        hold before the host reads the result); returns the time (s)."""
+        self.wait_until(self._end["all"] / SR)
+        return self.now_s()
 
     def settle(self) -> float:
         """Wait until both channels are silent, holds included; returns the time (s)."""

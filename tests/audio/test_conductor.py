@@ -209,3 +209,16 @@ def test_without_any_speaker_every_line_is_handed_out_when_it_would_be_heard() -
     assert [(round(t, 6), text) for t, ch, text in heard if ch == "all"] == [
         (round(p.start_s, 6), p.line.text) for p in c.timeline if p.line.to == "all"]
     assert len([h for h in heard if h[1] == "host"]) == len([p for p in c.timeline if p.line.to == "host"])
+
+
+def test_hold_waits_out_the_table_hold_and_nothing_more() -> None:
+    c = conductor()
+    vote = Line("请大家举手投票。", key="prompts.vote.exile", pause="countdown")
+    c.say([DAWN, vote])
+    heard = c.ready()
+    placed = by_key(c, vote.key)
+    assert heard == pytest.approx(placed.said_s, abs=1 / SR)
+    assert c.hold_remaining_s() == pytest.approx(placed.end_s - placed.said_s, abs=1 / SR)
+    assert c.hold_remaining_s() >= 4.0  # the countdown class: hands stay up at least 4 s
+    assert c.hold() == pytest.approx(placed.end_s, abs=1 / SR)
+    assert c.hold_remaining_s() == 0.0
