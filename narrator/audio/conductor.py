@@ -105,6 +105,7 @@ class Conductor:
         self._tickets: dict[str, Ticket | None] = {"all": None, "host": None}
         self._unprinted: list[Placed] = []
         self._cues: dict[str, int] | None = None
+        self._opened = False  # a step has opened and its first question's hold is still to come
         self.timeline: list[Placed] = []
 
     # --- time -------------------------------------------------------------------------------------------
@@ -188,10 +189,15 @@ class Conductor:
 
     def _class(self, line: Line) -> str:
         """The pacing class of a table line's hold: pacing.yaml's `lines:` by key, else the line's own
-        `pause`, then night 1's replacement."""
+        `pause`; on night 1 the first hold after a step opens (an `eyes_open` line) of a class in
+        `night1:` is drawn from its replacement (the host also identifies who opened their eyes)."""
         name = self.line_classes.get(line.key, line.pause)
-        if self.phase == "night1":
-            return self.night1.get(name, name)
+        if name == "eyes_open":
+            self._opened = True
+        elif self._opened:
+            self._opened = False
+            if self.phase == "night1":
+                return self.night1.get(name, name)
         return name
 
     def _begin_phase(self, bed: str) -> None:
