@@ -52,7 +52,9 @@ def make_game_speaker(backend: Backend, voice: str | None, rate: str, lang: Lang
 def render_to(scenario: Scenario, speaker: Speaker, out: Path, host_out: Path | None, lang: Lang,
               echo: bool) -> int:
     """Render and report; returns the scenario's exit code. ✓ only when the scenario held: a scenario that
-    fails says ✗ with its reason (the audio up to there is still written, and said to be partial)."""
+    fails says ✗ with its reason (the audio up to there is still written, and said to be partial). The
+    WebVTT subtitles of each channel go beside the WAVs (game.vtt, game.host.vtt)."""
+    from narrator.audio.subtitles import vtt_path_for
     from narrator.cli.errors import FAILED, check_writable, one_line
     from narrator.cli.game_cmds import print_line
     from narrator.narration import render_scenario
@@ -70,7 +72,8 @@ def render_to(scenario: Scenario, speaker: Speaker, out: Path, host_out: Path | 
         typer.echo(f"✗ cannot write {out}: {exc.strerror or exc}", err=True)
         return FAILED
     minutes, seconds = divmod(round(rendered.duration_s), 60)
-    files = f"{out} (table) and {host_out} (host): {minutes}:{seconds:02d}, {len(rendered.timeline)} lines"
+    files = (f"{out} (table) and {host_out} (host): {minutes}:{seconds:02d}, {len(rendered.timeline)} lines; "
+             f"subtitles {vtt_path_for(out)} and {vtt_path_for(host_out)}")
     if output.code:
         typer.echo(f"✗ {one_line(output.message)} (the audio up to there is in {files})", err=True)
     else:
@@ -90,7 +93,8 @@ def render(
     offline: OfflineOpt = False,
 ) -> None:
     """Render a scenario's full narration to audio: the table's channel and the host's, sample-aligned,
-    through the same mixer as live playback (beds, ducking, cues, pauses)."""
+    through the same mixer and timing as live playback (beds, ducking, cues, holds), with WebVTT subtitles
+    of each channel beside them (OUT with .vtt, and .host.vtt)."""
     from narrator.cli.errors import check_writable, load_scenario
 
     loaded = load_scenario(scenario)
