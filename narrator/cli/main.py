@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from narrator.cli import game_cmds, render_cmd, voices
+from narrator.cli import game_cmds, play_cmds, render_cmd, voices
 
 app = typer.Typer(
     name="narrator",
@@ -16,6 +16,7 @@ app = typer.Typer(
 game_cmds.register(app)
 voices.register(app)
 render_cmd.register(app)
+play_cmds.register(app)
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -1,0 +1,134 @@
+"""Wiring one live game from the command line's choices: the mouth (printed or audio), the ears, the host's
+console; then the loop, and what happens when it stops (the recap, or the `resume` command)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from rich.console import Console
+
+from narrator.play._interim import Session
+from narrator.play.config import Config, ConfigError, parse_inputs
+from narrator.play.console import HostConsole, line_printer
+from narrator.play.devices import DeviceProblem, check_device
+from narrator.play.ears import Ear, TextEar
+from narrator.play.loop import Live, Outcome
+from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
+from narrator.play.store import SavedGame
+
+
+class StartProblem(ValueError):
+    """The game cannot start as asked (a device, the model, an input); one sentence with the fix."""
+
+
+@dataclass
+class Wiring:
+    inputs: tuple[str, ...]
+    table: str
+    host: str
+    mic: str
+    backend: str = "edge"
+    voice: str | None = None
+    cache_dir: Any = None
+    live_console: bool | None = None
+    stdin: IO[str] = field(default_factory=lambda: sys.stdin)
+
+    @classmethod
+    def from_options(cls, config: Config, *, inputs: str | None, table: str | None, host: str | None,
+                     mic: str | None, voice: str | None, cache_dir: Any = None,
+                     live_console: bool | None = None) -> Wiring:
+        try:
+            chosen = parse_inputs(inputs if inputs is not None else config.game.input)
+        except ConfigError as exc:
+            raise StartProblem(str(exc)) from exc
+        return cls(chosen, table if table is not None else config.audio.table,
+                   host if host is not None else config.audio.host, mic if mic is not None else config.audio.mic,
+                   config.voice.backend, voice or config.voice.name or None, cache_dir, live_console)
+
+    def check(self) -> None:
+        """Every device and input this game needs, before the first line."""
+        try:
+            if self.table != "none":
+                check_device(self.table, "桌上的音箱")
+            if self.host:
+                check_device(self.host, "主持人耳机")
+            if "voice" in self.inputs:
+                check_device(self.mic, "麦克风", needs_input=True)
+        except DeviceProblem as exc:
+            raise StartProblem(str(exc)) from exc
+        missing = [name for name in self.inputs if name in ("voice", "keypad") and not _listen_available()]
+        if missing:
+            raise StartProblem(f"--input {','.join(missing)} 需要听写模块（narrator.listen），这个版本还没有；"
+                               "请用 --input text（每行一句主持人的话）")
+
+    def ear(self) -> Ear:
+        return TextEar(self.stdin)
+
+    def mouth(self, console: Console, seed: int, lang: str) -> Mouth:
+        printer = line_printer(console)
+        if self.table == "none":
+            return PrintMouth(printer)
+        from narrator.audio.playback import OutputConfig
+        from narrator.play.mouth import AudioMouth, player_factory
+        from narrator.voice import EspeakVoice, Speaker, VoiceCache, default_cache_dir, make_speaker, make_voice
+
+        def warn(message: str) -> None:
+            console.print(f"⚠ {message}", style="yellow", markup=False)
+
+        try:
+            spoken = make_voice(self.backend, self.voice, warn=warn)
+        except ValueError as exc:
+            raise StartProblem(str(exc)) from exc
+        speaker = make_speaker(spoken, cache_dir=self.cache_dir, lang=lang)
+        offline = Speaker(EspeakVoice(), VoiceCache(default_cache_dir(self.cache_dir)))
+        table = OutputConfig.parse(None if self.table == "default" else self.table)
+        host = OutputConfig.parse(self.host) if self.host else None
+        try:
+            return AudioMouth(speaker, player_factory(table, host, seed), printer, offline=offline)
+        except DeviceLost as exc:
+            raise StartProblem(f"打不开桌上的音箱 {self.table!r}：{exc.why}") from exc
+
+
+def _listen_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("narrator.listen") is not None
+
+
+def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: bool,
+             console: Console | None = None) -> Outcome:
+    """Play until the game ends, the input ends or the host quits; then the recap or the resume command."""
+    console = console or Console(highlight=False, soft_wrap=True)
+    view = HostConsole(console, live=wiring.live_console if wiring.live_console is not None else False)
+    mouth = wiring.mouth(console, session.seed, session.lang)
+    live = Live(session, mouth, wiring.ear(), view=view)
+    view.start()
+    try:
+        outcome = live.run(resumed=resumed)
+    finally:
+        view.stop()
+        mouth.close()
+    if outcome.code == 0:
+        finish(session, saved, console)
+    else:
+        why = {3: "输入结束了", 130: "已暂停退出"}.get(outcome.code, outcome.reason)
+        console.print(f"{why}，游戏已保存。继续这局：[bold]{saved.resume_command}[/bold]")
+    return outcome
+
+
+def finish(session: Session, saved: SavedGame, console: Console) -> None:
+    from narrator.play.recap import build_recap
+    from narrator.play.recap_page import print_recap, write_pages
+
+    recap = build_recap(session.game.journal, session.lang, title=_title(saved))
+    print_recap(recap, console)
+    page, md = write_pages(recap, saved.recap_stem)
+    console.print(f"复盘已保存：{page}（以及 {md.name}）")
+
+
+def _title(saved: SavedGame) -> str:
+    meta = saved.meta()
+    preset, started = meta.get("preset", ""), meta.get("started", "")
+    return f"狼人之夜 · {preset} · {started.replace('T', ' ')}".rstrip(" ·")
