@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from narrator.cli.options import CacheDir, Lang, LangOpt
+from narrator.cli.options import CacheDir, Lang
 
 InputOpt = Annotated[str | None, typer.Option(
     "--input", help="How the host answers: voice, keypad, text (comma-separated; default from the config, "

@@ -34,7 +34,7 @@ class JournalError(ValueError):
 
 def encode_answer(answer: an.Answer) -> dict[str, Any]:
     out: dict[str, Any] = {"type": ANSWER_SLUGS[type(answer)]}
-    for f in fields(answer):  # type: ignore[arg-type]
+    for f in fields(answer):
         value = getattr(answer, f.name)
         if isinstance(value, Role):
             value = value.value

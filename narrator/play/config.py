@@ -74,7 +74,7 @@ class Config:
     def from_dict(cls, data: dict[str, Any], path: Path | None = None) -> Config:
         where = str(path) if path else "config"
         out = cls(path=path)
-        sections = {"audio": out.audio, "voice": out.voice, "game": out.game}
+        sections: dict[str, Audio | VoiceCfg | GameCfg] = {"audio": out.audio, "voice": out.voice, "game": out.game}
         for name, value in data.items():
             if name not in sections:
                 raise ConfigError(f"{where}: unknown section [{name}]; known: {', '.join(sections)}")

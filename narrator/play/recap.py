@@ -143,7 +143,7 @@ class _Builder:
         if self.vote is not None and not self.vote.outcome:
             self.vote.outcome = outcome
 
-    def apply(self, e: ev.Event) -> None:  # noqa: C901 - one branch per event type, flat and readable
+    def apply(self, e: ev.Event) -> None:
         L, s = self.L, self.seat
         if isinstance(e, ev.GameStarted):
             self.out.players = e.players

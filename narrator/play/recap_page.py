@@ -56,7 +56,8 @@ def markdown(recap: Recap) -> str:
         lines += [f"- {row}" for row in rows] + [""]
     lines += [f"## {L['deaths']}", "", f"| # | {L['cards']} | | {L['why']} |", "|---|---|---|---|"]
     for d in recap.deaths:
-        lines.append(f"| {seat.format(n=d.seat)} | {recap.role_name(d.seat)} | {when_label(recap, d.when)} | {d.text} |")
+        when = when_label(recap, d.when)
+        lines.append(f"| {seat.format(n=d.seat)} | {recap.role_name(d.seat)} | {when} | {d.text} |")
     lines += ["", f"## {L['cards']}", "", "| # | | |", "|---|---|---|"]
     dead = {d.seat for d in recap.deaths}
     for s in range(1, recap.players + 1):
@@ -134,7 +135,8 @@ def html(recap: Recap) -> str:
     body.append(f"</div></section><section><h2>{e(L['deaths'])}</h2><table>")
     for d in recap.deaths:
         body.append(f"<tr><td>{e(seat.format(n=d.seat))}</td><td class=\"{camp_of(recap.roles.get(d.seat))}\">"
-                    f"{e(recap.role_name(d.seat))}</td><td>{e(when_label(recap, d.when))}</td><td>{e(d.text)}</td></tr>")
+                    f"{e(recap.role_name(d.seat))}</td><td>{e(when_label(recap, d.when))}</td>"
+                    f"<td>{e(d.text)}</td></tr>")
     body.append(f"</table></section><section><h2>{e(L['cards'])}</h2><table>")
     dead = {d.seat for d in recap.deaths}
     for s in range(1, recap.players + 1):

@@ -49,6 +49,10 @@ class Wiring:
 
     def check(self) -> None:
         """Every device and input this game needs, before the first line."""
+        missing = [name for name in self.inputs if name in ("voice", "keypad") and not _listen_available()]
+        if missing:
+            raise StartProblem(f"--input {','.join(missing)} 需要听写模块（narrator.listen），这个版本还没有；"
+                               "请用 --input text（每行一句主持人的话）")
         try:
             if self.table != "none":
                 check_device(self.table, "桌上的音箱")
@@ -58,10 +62,6 @@ class Wiring:
                 check_device(self.mic, "麦克风", needs_input=True)
         except DeviceProblem as exc:
             raise StartProblem(str(exc)) from exc
-        missing = [name for name in self.inputs if name in ("voice", "keypad") and not _listen_available()]
-        if missing:
-            raise StartProblem(f"--input {','.join(missing)} 需要听写模块（narrator.listen），这个版本还没有；"
-                               "请用 --input text（每行一句主持人的话）")
 
     def ear(self) -> Ear:
         return TextEar(self.stdin)

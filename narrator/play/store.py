@@ -77,7 +77,8 @@ def new_game(preset: str, lang: str, root: Path | None = None) -> SavedGame:
         folder = root / f"{stamp}-{n}"
     folder.mkdir(parents=True)
     game = SavedGame(folder)
-    meta = {"format": META_FORMAT, "preset": preset, "lang": lang, "started": datetime.now().isoformat(timespec="seconds")}
+    started = datetime.now().isoformat(timespec="seconds")
+    meta = {"format": META_FORMAT, "preset": preset, "lang": lang, "started": started}
     tmp = game.meta_path.with_suffix(".tmp")
     tmp.write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
     tmp.replace(game.meta_path)
