@@ -6,6 +6,7 @@ real modules when they exist."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -25,6 +26,7 @@ from narrator.judge.narrate import Judge
 from narrator.judge.script import Script
 
 FORMAT = 1
+log = logging.getLogger(__name__)
 _TYPES = {slug: t for t, slug in ANSWER_SLUGS.items()}
 
 
@@ -109,9 +111,15 @@ class FileStore(MemoryStore):
             os.fsync(f.fileno())
 
     def start(self, setup: Setup, seed: int, lang: str) -> None:
+        """The header goes to a temporary file renamed into place: a journal is whole or absent."""
         super().start(setup, seed, lang)
         assert self.header is not None
-        self._write(self.header, "w")
+        final, self.path = self.path, self.path.with_name(self.path.name + ".tmp")
+        try:
+            self._write(self.header, "w")
+            self.path.replace(final)
+        finally:
+            self.path = final
 
     def append(self, kind: str, answer: an.Answer) -> None:
         self._write({"kind": kind, "answer": encode_answer(answer)})
@@ -123,14 +131,19 @@ class FileStore(MemoryStore):
 
     def load(self) -> tuple[Setup, int, str, list[tuple[str, an.Answer]]]:
         try:
-            raw = self.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            data = self.path.read_bytes()
+        except OSError as exc:
             raise JournalError(f"{self.path}: cannot be read ({exc})") from exc
-        rows = raw.split("\n")
-        if rows and rows[-1] == "":
-            rows.pop()
-        elif rows:
-            rows.pop()  # a torn last line: the answer it held was never confirmed
+        whole = data[: data.rfind(b"\n") + 1]
+        if len(whole) < len(data):
+            # A torn last line (a crash inside an append): that answer was never confirmed. Cut it off, so
+            # the next append starts on a fresh line.
+            log.warning("%s: dropping a torn last line", self.path)
+            os.truncate(self.path, len(whole))
+        try:
+            rows = whole.decode("utf-8").split("\n")[:-1]
+        except UnicodeDecodeError as exc:
+            raise JournalError(f"{self.path}: not UTF-8 text ({exc})") from exc
         if not rows:
             raise JournalError(f"{self.path}: empty journal")
         try:
