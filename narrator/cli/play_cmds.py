@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from narrator.cli.options import CacheDir, Lang
+from narrator.cli.options import Backend, CacheDir, Lang
 
 InputOpt = Annotated[str | None, typer.Option(
     "--input", help="How the host answers: voice, keypad, text (comma-separated; default from the config, "
@@ -26,6 +26,11 @@ HostOpt = Annotated[str | None, typer.Option(
 MicOpt = Annotated[str | None, typer.Option(help='The microphone for --input voice: "default", an index, part '
                                                  "of a name.")]
 VoiceOpt = Annotated[str | None, typer.Option(help="The judge's voice (e.g. zh-CN-YunyangNeural, or cmn).")]
+BackendOpt = Annotated[Backend | None, typer.Option(help="edge: edge-tts (espeak-ng when offline); espeak: "
+                                                    "offline only. Default from the config.")]
+RateOpt = Annotated[str, typer.Option(help='Speaking-rate change, e.g. "-10%" (write --rate=-10%).')]
+PaceOpt = Annotated[float, typer.Option(min=0.05, max=3.0, help="Scales every pause of the pacing table "
+                                        "(1: as written; 0.7: a brisker game). The same for every step.")]
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -45,6 +50,9 @@ def play(
     lang: Annotated[Lang | None, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體); default from "
                                               "the config.")] = None,
     voice: VoiceOpt = None,
+    backend: BackendOpt = None,
+    rate: RateOpt = "+0%",
+    pace: PaceOpt = 1.0,
     input_: InputOpt = None,
     table_device: TableOpt = None,
     host_device: HostOpt = None,
@@ -69,7 +77,8 @@ def play(
     try:
         config = Config.load()
         wiring = Wiring.from_options(config, inputs=input_, table=table_device, host=host_device, mic=mic,
-                                     voice=voice, cache_dir=cache_dir)
+                                     voice=voice, cache_dir=cache_dir, backend=backend.value if backend else None,
+                                     rate=rate, pace=pace)
         wiring.check()
     except (ConfigError, StartProblem) as exc:
         raise fail(str(exc)) from exc
@@ -88,6 +97,9 @@ def resume(
     game: Annotated[str | None, typer.Argument(help="The game (id from `narrator games`, a unique prefix or "
                                                "its folder); default: the latest unfinished one.")] = None,
     voice: VoiceOpt = None,
+    backend: BackendOpt = None,
+    rate: RateOpt = "+0%",
+    pace: PaceOpt = 1.0,
     input_: InputOpt = None,
     table_device: TableOpt = None,
     host_device: HostOpt = None,
@@ -110,7 +122,8 @@ def resume(
         raise fail(f"{saved.id} 已经结束了；`narrator recap {saved.id}` 看复盘")
     try:
         wiring = Wiring.from_options(Config.load(), inputs=input_, table=table_device, host=host_device, mic=mic,
-                                     voice=voice, cache_dir=cache_dir)
+                                     voice=voice, cache_dir=cache_dir, backend=backend.value if backend else None,
+                                     rate=rate, pace=pace)
         wiring.check()
         outcome = run_game(session, saved, wiring, resumed=True)
     except (ConfigError, StartProblem) as exc:

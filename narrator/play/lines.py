@@ -13,7 +13,7 @@ from narrator.play.options import dealt_cards
 
 def deal_line(script: Script, setup: Setup) -> Line:
     """"本局十二人：四狼人，四村民，预言家，女巫，猎人，白痴。请洗牌发牌，准备好了说开始。" """
-    cards = [Pieces((script.number(n), script.role(role.value))) if n > 1 else script.role(role.value)
+    cards = [Pieces((script.count(n), script.role(role.value))) if n > 1 else script.role(role.value)
              for role, n in dealt_cards(setup)]
     joined = Joined(str(script.data["play"]["card_joiner"]), cards)
     n, m = script.number(setup.players), script.number(len(setup.deck))

@@ -31,21 +31,24 @@ class Wiring:
     mic: str
     backend: str = "edge"
     voice: str | None = None
+    rate: str = "+0%"
+    pace: float = 1.0
     cache_dir: Any = None
     live_console: bool | None = None
     stdin: IO[str] = field(default_factory=lambda: sys.stdin)
 
     @classmethod
     def from_options(cls, config: Config, *, inputs: str | None, table: str | None, host: str | None,
-                     mic: str | None, voice: str | None, cache_dir: Any = None,
-                     live_console: bool | None = None) -> Wiring:
+                     mic: str | None, voice: str | None, cache_dir: Any = None, backend: str | None = None,
+                     rate: str = "+0%", pace: float = 1.0, live_console: bool | None = None) -> Wiring:
         try:
             chosen = parse_inputs(inputs if inputs is not None else config.game.input)
         except ConfigError as exc:
             raise StartProblem(str(exc)) from exc
         return cls(chosen, table if table is not None else config.audio.table,
                    host if host is not None else config.audio.host, mic if mic is not None else config.audio.mic,
-                   config.voice.backend, voice or config.voice.name or None, cache_dir, live_console)
+                   backend or config.voice.backend, voice or config.voice.name or None, rate, pace, cache_dir,
+                   live_console)
 
     def check(self) -> None:
         """Every device and input this game needs, before the first line."""
@@ -72,21 +75,33 @@ class Wiring:
             return PrintMouth(printer)
         from narrator.audio.playback import OutputConfig
         from narrator.play.mouth import AudioMouth, player_factory
-        from narrator.voice import EspeakVoice, Speaker, VoiceCache, default_cache_dir, make_speaker, make_voice
+        from narrator.voice import (
+            EspeakVoice,
+            Speaker,
+            VoiceCache,
+            default_cache_dir,
+            make_speaker,
+            make_voice,
+            pieces_to_build,
+        )
 
         def warn(message: str) -> None:
             console.print(f"⚠ {message}", style="yellow", markup=False)
 
         try:
-            spoken = make_voice(self.backend, self.voice, warn=warn)
+            spoken = make_voice(self.backend, self.voice, rate=self.rate, warn=warn)
+            offline = Speaker(EspeakVoice(rate=self.rate), VoiceCache(default_cache_dir(self.cache_dir)))
         except ValueError as exc:
             raise StartProblem(str(exc)) from exc
         speaker = make_speaker(spoken, cache_dir=self.cache_dir, lang=lang)
-        offline = Speaker(EspeakVoice(), VoiceCache(default_cache_dir(self.cache_dir)))
+        if not speaker.missing(pieces_to_build(lang)):
+            # The whole script is cached for this voice: never wait for the network mid-game; a line the
+            # cache still lacks (a new phrase) is said by the offline voice.
+            speaker.offline = True
         table = OutputConfig.parse(None if self.table == "default" else self.table)
         host = OutputConfig.parse(self.host) if self.host else None
         try:
-            return AudioMouth(speaker, player_factory(table, host, seed), printer, offline=offline)
+            return AudioMouth(speaker, player_factory(table, host, seed, self.pace), printer, offline=offline)
         except DeviceLost as exc:
             raise StartProblem(f"打不开桌上的音箱 {self.table!r}：{exc.why}") from exc
 

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from narrator.cli.main import app
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
-from tests.play.conftest import demo_scenario
+from play_testkit import demo_scenario
 
 TEXT = ["--input", "text", "--table-device", "none"]
 

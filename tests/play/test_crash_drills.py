@@ -19,7 +19,7 @@ from narrator.play._interim import FileStore
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
 from narrator.sim.scenario import Scenario
-from tests.play.conftest import SCENARIOS
+from play_testkit import SCENARIOS
 
 pytestmark = pytest.mark.slow
 SCENARIO = SCENARIOS / "010_parity_win.yaml"

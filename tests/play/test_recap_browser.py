@@ -16,7 +16,7 @@ from narrator.engine.game import Game
 from narrator.play.recap import build_recap
 from narrator.play.recap_page import ARROW, write_pages
 from narrator.play.scripted import host_script
-from tests.play.conftest import demo_scenario
+from play_testkit import demo_scenario
 
 pytestmark = pytest.mark.slow
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
