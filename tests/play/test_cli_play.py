@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
+from play_testkit import demo_scenario
 from typer.testing import CliRunner
 
 from narrator.cli.main import app
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
-from play_testkit import demo_scenario
 
 TEXT = ["--input", "text", "--table-device", "none"]
 

@@ -13,13 +13,13 @@ import time
 from pathlib import Path
 
 import pytest
+from play_testkit import SCENARIOS
 
 from narrator.engine.game import Game
 from narrator.play._interim import FileStore
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
 from narrator.sim.scenario import Scenario
-from play_testkit import SCENARIOS
 
 pytestmark = pytest.mark.slow
 SCENARIO = SCENARIOS / "010_parity_win.yaml"

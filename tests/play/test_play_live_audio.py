@@ -18,7 +18,7 @@ from narrator.play.store import all_games
 from narrator.sim.scenario import Run, Scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "audio"))
-from audio_testkit import SR, MonitorRecorder  # noqa: E402
+from audio_testkit import SR, MonitorRecorder
 
 pytestmark = pytest.mark.slow
 

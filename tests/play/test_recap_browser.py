@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
+from play_testkit import demo_scenario
 
 from narrator.engine.game import Game
 from narrator.play.recap import build_recap
 from narrator.play.recap_page import ARROW, write_pages
 from narrator.play.scripted import host_script
-from play_testkit import demo_scenario
 
 pytestmark = pytest.mark.slow
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
