@@ -65,7 +65,6 @@ def play(
     to the end, saving each answer before the next line; then prints and saves the recap."""
     from narrator.engine.rules import SetupError
     from narrator.play import store
-    from narrator.play._interim import FileStore, Session
     from narrator.play.config import Config, ConfigError
     from narrator.play.options import game_setup
     from narrator.play.run import StartProblem, Wiring, run_game
@@ -84,8 +83,7 @@ def play(
         raise fail(str(exc)) from exc
     chosen_lang = lang.value if lang is not None else config.game.lang
     saved = store.new_game(name, chosen_lang)
-    session = Session(setup, random.randrange(1 << 31) if seed is None else seed, lang=chosen_lang,
-                      store=FileStore(saved.journal))
+    session = saved.start(setup, random.randrange(1 << 31) if seed is None else seed, chosen_lang)
     try:
         outcome = run_game(session, saved, wiring, resumed=False)
     except StartProblem as exc:
@@ -108,8 +106,8 @@ def resume(
 ) -> None:
     """Continue an interrupted game at the exact prompt it stopped at, after saying where it is
     ("第二天白天，正在放逐投票")."""
+    from narrator.journal import JournalError
     from narrator.play import store
-    from narrator.play._interim import JournalError
     from narrator.play.config import Config, ConfigError
     from narrator.play.run import StartProblem, Wiring, run_game
 
@@ -136,9 +134,9 @@ def games() -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from narrator.journal import JournalError
     from narrator.judge.script import Script
     from narrator.play import store
-    from narrator.play._interim import JournalError
     from narrator.play.lines import where_text
 
     found = store.all_games()
@@ -173,8 +171,8 @@ def recap(
     Markdown next to its journal."""
     from rich.console import Console
 
+    from narrator.journal import JournalError
     from narrator.play import store
-    from narrator.play._interim import JournalError
     from narrator.play.recap import build_recap
     from narrator.play.recap_page import print_recap, write_pages
     from narrator.play.run import _title

@@ -19,7 +19,7 @@ from narrator.play.ears import Heard
 from narrator.play.loop import View
 
 if TYPE_CHECKING:
-    from narrator.play._interim import Session
+    from narrator.session import Session
 
 
 def line_printer(console: Console) -> Any:
@@ -102,7 +102,7 @@ class HostConsole(View):
         table.add_row(*seats)
         table.add_row(*roles)
         potions = "  ".join(f"{name}{'✓' if ok else '✗'}" for name, ok in
-                            (("解药", s.potions.get("antidote")), ("毒药", s.potions.get("poison"))))
+                            (("解药", "antidote" in s.potions), ("毒药", "poison" in s.potions)))
         where = {"night": f"第{s.night}夜", "day": f"第{s.day}天", "over": "结束"}.get(s.phase, s.phase)
         info = Text.assemble((f"{where}  ", "cyan"), (f"等：{self.prompt}  ", "bold"), (potions, "magenta"))
         rows: list[Any] = [table, info]

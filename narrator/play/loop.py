@@ -18,10 +18,10 @@ from typing import Any
 
 from narrator.judge.lines import Line
 from narrator.play import lines as play_lines
-from narrator.play._interim import Refused, Session
 from narrator.play.ears import Ear, Heard, InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.mouth import DeviceLost, Mouth
+from narrator.session import Refused, Session
 
 UNDO_WORDS = ("撤销", "撤銷", "说错了", "說錯了")
 REPEAT_WORDS = ("重复", "重複", "再说一遍", "再說一遍")

@@ -55,10 +55,6 @@ LABELS["zh-Hant"] = {
     "nights": "經過", "votes": "投票（票型）", "cards": "身份牌", "why": "原因", "vote_picture": "誰投了誰",
     "voter": "投票人", "target": "被投", "alive_end": "存活到最後", "alive": "存活",
 }
-TERMINATIONS: dict[str, str] = {
-    "wolves_dead": "狼人全部出局", "gods_dead": "神职全部出局", "villagers_dead": "村民全部出局",
-    "good_dead": "好人全部出局", "parity": "狼人数量不少于好人", "lovers": "只剩情侣阵营", "piper": "所有人都被魅惑",
-}
 
 
 @dataclass
@@ -102,9 +98,12 @@ class Recap:
     def result(self) -> str:
         if self.winner is None:
             return self.labels["not_over"]
-        text = self.labels["winner"].format(camp=Script(self.lang).camp(self.winner.value))
-        why = TERMINATIONS.get(self.termination or "", self.termination or "")
-        return f"{text}（{why}）" if why else text
+        script = Script(self.lang)
+        text = self.labels["winner"].format(camp=script.camp(self.winner.value))
+        if not self.termination or not script.has("terminations", self.termination):
+            return text
+        why = script.line("terminations", self.termination).text.rstrip("。.")
+        return f"{text}（{why}）"
 
     def alive_at_end(self) -> list[int]:
         dead = {d.seat for d in self.deaths}
@@ -204,7 +203,7 @@ class _Builder:
             self.finish_vote(L["no_exile"])
         elif isinstance(e, ev.PlayerDied):
             text = L.get(f"cause.{e.cause}", e.cause)
-            self.out.deaths.append(Death(e.seat, e.cause, e.when, text))
+            self.out.deaths.append(Death(e.seat, e.cause, str(e.when), text))
         elif isinstance(e, ev.HunterShot):
             self.note(L["shot"].format(seat=s(e.shooter), target=s(e.target)) if e.target
                       else L["shot.none"].format(seat=s(e.shooter)))

@@ -9,7 +9,6 @@ from typing import IO, Any
 
 from rich.console import Console
 
-from narrator.play._interim import Session
 from narrator.play.config import Config, ConfigError, parse_inputs
 from narrator.play.console import HostConsole, line_printer
 from narrator.play.devices import DeviceProblem, check_device
@@ -17,6 +16,7 @@ from narrator.play.ears import Ear, TextEar
 from narrator.play.loop import Live, Outcome
 from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
 from narrator.play.store import SavedGame
+from narrator.session import Session
 
 
 class StartProblem(ValueError):

@@ -11,14 +11,17 @@ A game is named by its folder (`narrator resume 20261201-203015`, a unique prefi
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from narrator.play._interim import FileStore, JournalError, Session
+from narrator.engine.rules import Setup
+from narrator.journal import FileStore, JournalError, _fsync_dir
 from narrator.play.paths import games_dir
+from narrator.session import Session
 
 META_FORMAT = 1
 
@@ -60,8 +63,19 @@ class SavedGame:
     def load(self) -> Session:
         """The game as it stands (checked replay of its journal); JournalError says why it cannot be."""
         if not self.journal.exists():
-            raise JournalError(f"{self.journal}: no journal")
+            raise JournalError(str(self.journal), 0, "no journal")
         return Session.resume(self.store())
+
+    def start(self, setup: Setup, seed: int, lang: str) -> Session:
+        """A new Session journaled here. The journal appears whole or not at all: the header is written and
+        fsynced under a temporary name, then renamed into place (the store keeps appending to that file)."""
+        fresh = self.journal.with_name(self.journal.name + ".new")
+        store = FileStore(fresh)
+        session = Session(setup, seed, lang=lang, store=store)
+        os.replace(fresh, self.journal)
+        store.path, store.name = self.journal, str(self.journal)
+        _fsync_dir(self.folder)
+        return session
 
     @property
     def resume_command(self) -> str:

@@ -130,9 +130,9 @@ def test_resume_refuses_broken_journals_with_the_reason(home: Path) -> None:
     [saved] = all_games()
     rows = saved.journal.read_text(encoding="utf-8").splitlines()
     header = json.loads(rows[0])
-    saved.journal.write_text("\n".join([json.dumps({**header, "format": 99}), *rows[1:]]) + "\n")
+    saved.journal.write_text("\n".join([json.dumps({**header, "narrator_journal": 99}), *rows[1:]]) + "\n")
     code, out = invoke("resume", saved.id, *TEXT)
-    assert code == 2 and "format 99" in out
+    assert code == 2 and "journal format 99 is newer than this narrator reads" in out
     saved.journal.write_text("\n".join([rows[0], rows[1], "{not json", *rows[2:]]) + "\n")
     code, out = invoke("resume", saved.id, *TEXT)
     assert code == 2 and "line 3" in out

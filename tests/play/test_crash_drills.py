@@ -16,7 +16,7 @@ import pytest
 from play_testkit import SCENARIOS
 
 from narrator.engine.game import Game
-from narrator.play._interim import FileStore
+from narrator.journal import FileStore, load
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
 from narrator.sim.scenario import Scenario
@@ -37,7 +37,7 @@ def accepted(home: Path) -> int:
     games = all_games(home / "data" / "games")
     if not games:
         return -1
-    return len(FileStore(games[0].journal).load()[3])
+    return len(load(FileStore(games[0].journal)).answers)
 
 
 def wait_for(home: Path, n: int, proc: subprocess.Popen[str], timeout: float = 20) -> None:
