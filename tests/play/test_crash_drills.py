@@ -90,7 +90,7 @@ def test_sigkill_at_random_moments_while_answers_stream_in(tmp_path: Path) -> No
     scripted = host_script(scenario)
     words = scripted.utterances
     rng = random.Random(9)
-    for trial in range(12):
+    for trial in range(6):
         home = tmp_path / f"t{trial}"
         proc = narrator(home, "play", *TEXT, *setup_args(scenario))
         assert proc.stdin is not None
