@@ -47,13 +47,8 @@ def run_checks(config_file: Path | None = None, cache_dir: Path | None = None) -
 
 
 def check_model(needed: bool) -> Iterator[Finding]:
-    try:
-        from narrator.listen.models import model_problems
-    except ImportError:
-        level: Literal["warning", "problem"] = "problem" if needed else "warning"
-        yield Finding(level, "this narrator has no listening module (voice and keypad input)",
-                      "narrator setup --input text  (answer by typing), or update narrator")
-        return
+    from narrator.listen.models import model_problems
+
     problems = model_problems()
     if not problems:
         yield Finding("ok", "speech model installed")

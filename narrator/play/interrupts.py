@@ -1,16 +1,14 @@
 """Ctrl-C during a live game: the first press pauses and asks, a second one saves and exits cleanly.
 
-The signal handler never interrupts a journal write: it only counts presses, and raises `Quit` on the
-second press unless the loop is inside a `shielded()` block (then at its end). Every accepted answer is
-already on disk, so quitting loses nothing.
+The signal handler counts presses and raises `Quit` on the second. Every accepted answer is already on
+disk, and an answer whose journal write a Quit cuts short was never accepted (the Session drops it, the
+journal drops a torn last line), so quitting loses nothing.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from types import FrameType
 
 
@@ -21,8 +19,6 @@ class Quit(Exception):
 class Interrupts:
     def __init__(self) -> None:
         self.presses = 0
-        self._critical = 0
-        self._pending = False
         self._old: object = None
 
     def install(self) -> None:
@@ -40,10 +36,7 @@ class Interrupts:
     def press(self) -> None:
         self.presses += 1
         if self.presses >= 2:
-            if self._critical:
-                self._pending = True
-            else:
-                raise Quit()
+            raise Quit()
 
     @property
     def paused(self) -> bool:
@@ -51,15 +44,3 @@ class Interrupts:
 
     def resume(self) -> None:
         self.presses = 0
-
-    @contextmanager
-    def shielded(self) -> Iterator[None]:
-        """No Quit inside (a journal write); a second press during it quits right after."""
-        self._critical += 1
-        try:
-            yield
-        finally:
-            self._critical -= 1
-            if not self._critical and self._pending:
-                self._pending = False
-                raise Quit()

@@ -1,12 +1,12 @@
 """The live loop: the Session's lines → the mouth (conductor/mixer, or printed) → wait until the table has
-heard them → listen to the host → submit → next, until the game is over.
+heard them → listen to the host (the ear's Dialogue: read-backs, 撤销, 重复, 暂停/继续, refusals to the host
+channel when secret) → next, until the game is over.
 
 Every accepted answer is on disk (the Session's journal, fsynced) before the judge says the next line, so
 a crash or `kill -9` loses nothing that was accepted, and `narrator resume` repeats the last question.
-
-The host's words at any prompt may also be the controls: 撤销 / 说错了 (take back the last answer), 重复
-(say the question again), 暂停 … 继续. Refusals are said to the host channel when the prompt is secret.
-Ctrl-C pauses (继续, or Enter, continues); a second Ctrl-C saves and exits with the `resume` command.
+Ctrl-C pauses (the dialogue waits for 继续); a second Ctrl-C saves and exits with the `resume` command.
+A speaker or microphone that disappears keeps the game: the host is told, the lines are printed, and the
+loop uses the device again once it is back (or goes on with the keypad / typed text).
 """
 
 from __future__ import annotations
@@ -17,16 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from narrator.judge.lines import Line
+from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.play import lines as play_lines
-from narrator.play.ears import Ear, Heard, InputEnded
+from narrator.play.ears import GuardedEar, Heard, InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.mouth import DeviceLost, Mouth
-from narrator.session import Refused, Session
+from narrator.session import Session
 
-UNDO_WORDS = ("撤销", "撤銷", "说错了", "說錯了")
-REPEAT_WORDS = ("重复", "重複", "再说一遍", "再說一遍")
-PAUSE_WORDS = ("暂停", "暫停")
-CONTINUE_WORDS = ("继续", "繼續", "")
+
+PAUSED = "Ctrl-C：已暂停。说或输入“继续”接着玩；再按一次 Ctrl-C 保存并退出。"
 
 
 @dataclass
@@ -50,8 +49,10 @@ class View:
 class Live:
     session: Session
     mouth: Mouth
-    ear: Ear
+    ear: Any
+    """The ear (narrator.listen: First of the mic, keypad, text …); wrapped in a GuardedEar here."""
     view: View = field(default_factory=View)
+    config: DialogueConfig = field(default_factory=DialogueConfig)
     interrupts: Interrupts = field(default_factory=Interrupts)
     poll_s: float = 0.2
     """s. How often a wait checks for Ctrl-C and a lost device."""
@@ -61,7 +62,6 @@ class Live:
     now: Callable[[], float] = time.monotonic
     degraded: str | None = None
     """The device that is lost ("table" …), or None."""
-    _last: list[Line] = field(default_factory=list)
     _next_retry: float = 0.0
 
     @property
@@ -113,45 +113,40 @@ class Live:
 
     # ---- listening ------------------------------------------------------------------------------------
 
-    def hear(self) -> Heard:
-        """The host's next utterance; pauses on Ctrl-C; tries a lost device again while waiting."""
+    def guarded(self) -> GuardedEar:
+        return GuardedEar(self.ear, self.interrupts, poll_s=self.poll_s, retry_s=self.retry_s,
+                          on_lost=self._lost, on_back=self._back, on_pause=lambda: self.view.alert(PAUSED))
+
+    def _back(self, which: str) -> None:
+        self.view.alert(play_lines.message(self.script, "device_back",
+                                           device=play_lines.device_name(self.script, which)).text)
+
+    def hear(self, ear: GuardedEar) -> Heard:
+        """The host's next utterance, outside the dialogue (the start word)."""
         prompt = self.session.prompt
         assert prompt is not None
         while True:
-            if self.interrupts.paused:
-                self.pause()
-            if self.degraded is not None:
-                self._try_reopen()
-            try:
-                heard = self.ear.listen(prompt, self.session.setup.players, timeout_s=self.poll_s)
-            except DeviceLost as lost:
-                self._lost(lost)
-                self.sleep(self.poll_s)
-                continue
+            heard = ear.listen(prompt, self.session.setup.players, timeout_s=None)
             if heard is not None:
                 self.view.heard(heard)
                 return heard
+            if ear.ended():
+                raise InputEnded()
 
-    def pause(self) -> None:
-        """Paused (Ctrl-C or 暂停): wait for 继续 (or an empty line / Enter); a second Ctrl-C quits."""
-        self.view.alert(play_lines.message(self.script, "paused").text + "（Ctrl-C 再按一次：保存并退出）")
-        self.mouth.say(play_lines.message(self.script, "paused")) if self.degraded is None else None
-        prompt = self.session.prompt
-        assert prompt is not None
-        while True:
-            heard = self.ear.listen(prompt, self.session.setup.players, timeout_s=self.poll_s)
-            if heard is not None and heard.text.strip() in CONTINUE_WORDS:
-                break
-        self.interrupts.resume()
-        self.view.alert(play_lines.message(self.script, "resumed").text)
+    def say_line(self, line: Line) -> float:
+        """The dialogue's voice: say one line, wait until it was heard; the ear's clock time then."""
+        self.speak([line])
+        if line.key.startswith("refusals."):
+            self.view.refused(line.text)
+        return time.monotonic()
 
     # ---- the game -------------------------------------------------------------------------------------
 
-    def wait_for_start(self) -> None:
+    def wait_for_start(self, ear: GuardedEar) -> None:
         """Before the first answer: the cards to deal, then "开始"."""
         self.speak([play_lines.deal_line(self.script, self.session.setup)])
         words = play_lines.start_words(self.script)
-        while self.hear().text.strip("。！!. ") not in words:
+        while self.hear(ear).text.strip("。！!. ") not in words:
             self.speak([play_lines.message(self.script, "not_started")])
 
     def say_where(self) -> None:
@@ -172,41 +167,26 @@ class Live:
             self.interrupts.uninstall()
 
     def _run(self, resumed: bool) -> Outcome:
+        ear = self.guarded()
+        dialogue = Dialogue(self.session, ear, self.say_line, _Clock(), self.config)
+        ear.dialogue = dialogue
         if not self.session.answers:
-            self.wait_for_start()
+            self.wait_for_start(ear)
         elif resumed and self.session.prompt is not None:
             self.say_where()
         while True:
             lines = self.session.take_lines()
-            if lines:
-                self._last = [x for x in lines]
             self.view.update(self.session)
             self.speak(lines)
             if self.session.over:
                 return Outcome(0, "over")
-            self.answer_one()
+            if dialogue.answer(lines) is None and not self.session.over:
+                raise InputEnded()
 
-    def answer_one(self) -> None:
-        """Listen until an answer is accepted (or taken back)."""
-        while True:
-            heard = self.hear()
-            text = heard.text.strip()
-            if text in UNDO_WORDS:
-                with self.interrupts.shielded():
-                    undone = self.session.undo()
-                if undone:
-                    return
-                continue
-            if text in REPEAT_WORDS:
-                self.speak(self._last)
-                continue
-            if text in PAUSE_WORDS:
-                self.pause()
-                continue
-            with self.interrupts.shielded():
-                result = self.session.submit(text)
-            if isinstance(result, Refused):
-                self.view.refused(result.line.text)
-                self.speak([result.line])
-                continue
-            return
+
+class _Clock:
+    def now(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)

@@ -3,16 +3,14 @@ console; then the loop, and what happens when it stops (the recap, or the `resum
 
 from __future__ import annotations
 
-import sys
-from dataclasses import dataclass, field
-from typing import IO, Any
+from dataclasses import dataclass
+from typing import Any
 
 from rich.console import Console
 
 from narrator.play.config import Config, ConfigError, parse_inputs
 from narrator.play.console import HostConsole, line_printer
 from narrator.play.devices import DeviceProblem, check_device
-from narrator.play.ears import Ear, TextEar
 from narrator.play.loop import Live, Outcome
 from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
 from narrator.play.store import SavedGame
@@ -35,7 +33,6 @@ class Wiring:
     pace: float = 1.0
     cache_dir: Any = None
     live_console: bool | None = None
-    stdin: IO[str] = field(default_factory=lambda: sys.stdin)
 
     @classmethod
     def from_options(cls, config: Config, *, inputs: str | None, table: str | None, host: str | None,
@@ -52,10 +49,13 @@ class Wiring:
 
     def check(self) -> None:
         """Every device and input this game needs, before the first line."""
-        missing = [name for name in self.inputs if name in ("voice", "keypad") and not _listen_available()]
-        if missing:
-            raise StartProblem(f"--input {','.join(missing)} 需要听写模块（narrator.listen），这个版本还没有；"
-                               "请用 --input text（每行一句主持人的话）")
+        if "voice" in self.inputs:
+            from narrator.listen.models import model_problems
+
+            problems = model_problems()
+            if problems:
+                raise StartProblem(f"{problems[0].what}; fix: {problems[0].fix} "
+                                   "(or answer with --input keypad or --input text)")
         try:
             if self.table != "none":
                 check_device(self.table, "桌上的音箱")
@@ -66,8 +66,16 @@ class Wiring:
         except DeviceProblem as exc:
             raise StartProblem(str(exc)) from exc
 
-    def ear(self) -> Ear:
-        return TextEar(self.stdin)
+    def ear(self, players: int) -> Any:
+        """Every input asked for, started (the ear's own adapters); the first complete answer wins."""
+        from narrator.listen.setup import EarOptions, ListenError, open_ear
+
+        opts = EarOptions(voice="voice" in self.inputs, mic=None if self.mic == "default" else self.mic,
+                          keypad="keypad" in self.inputs, text="text" in self.inputs, max_seat=max(players, 12))
+        try:
+            return open_ear(opts)
+        except ListenError as exc:
+            raise StartProblem(str(exc)) from exc
 
     def mouth(self, console: Console, seed: int, lang: str) -> Mouth:
         printer = line_printer(console)
@@ -118,7 +126,7 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
     console = console or Console(highlight=False, soft_wrap=True)
     view = HostConsole(console, live=wiring.live_console if wiring.live_console is not None else False)
     mouth = wiring.mouth(console, session.seed, session.lang)
-    live = Live(session, mouth, wiring.ear(), view=view)
+    live = Live(session, mouth, wiring.ear(session.setup.players), view=view)
     view.start()
     try:
         outcome = live.run(resumed=resumed)

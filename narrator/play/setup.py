@@ -88,11 +88,7 @@ def meter(levels: list[float]) -> str:
 
 def install_model(echo: Echo, from_zip: str | None) -> bool:
     """The ear's installer; True when a model is there afterwards."""
-    try:
-        from narrator.listen import models
-    except ImportError:
-        echo("✗ this narrator has no listening module: use --input text (or keypad once available)")
-        return False
+    from narrator.listen import models
     if models.find_model(models.MODEL_NAME) is not None and from_zip is None:
         echo(f"✓ speech model {models.MODEL_NAME} already installed")
         return True

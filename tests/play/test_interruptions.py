@@ -70,7 +70,7 @@ def test_ctrl_c_pauses_then_continue_and_a_second_ctrl_c_saves_and_exits(tmp_pat
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=20)
     assert proc.returncode == 130, out
-    assert "游戏暂停" in out and "Traceback" not in out
+    assert "已暂停" in out and "再按一次 Ctrl-C 保存并退出" in out and "Traceback" not in out
     [saved] = all_games(tmp_path / "data" / "games")
     assert f"narrator resume {saved.id}" in out
     assert answers(tmp_path) == 6
