@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -194,3 +195,20 @@ def test_every_lang_option_takes_the_aliases(tmp_path: Path) -> None:
     assert rendered.exit_code == 2 and "no such file" in rendered.output
     wrong = run("simulate", str(GOOD), "--lang", "en")
     assert wrong.exit_code == 2 and "zh-TW" in wrong.output
+
+
+def test_every_command_with_a_lang_option_takes_the_region_tags() -> None:
+    """The alias parser is on every --lang: a wrong value gets its sentence (naming zh-TW), not a choice list."""
+    import typer
+
+    def commands(group: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+        found = [(path, group)]
+        for name, sub in (getattr(group, "commands", None) or {}).items():
+            found += commands(sub, (*path, name))
+        return found
+
+    langs = [path for path, cmd in commands(typer.main.get_command(app)) if any(p.name == "lang" for p in cmd.params)]
+    assert {("simulate",), ("demo",), ("render",), ("voices", "build"), ("play",), ("setup",)} <= set(langs)
+    for path in langs:
+        result = run(*path, "--lang", "klingon")
+        assert result.exit_code == 2 and "also zh-TW" in result.output, (path, result.output)

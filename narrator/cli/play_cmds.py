@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from narrator.cli.options import Backend, CacheDir, Lang
+from narrator.cli.voices import parse_lang
 
 InputOpt = Annotated[str | None, typer.Option(
     "--input", help="How the host answers: voice, keypad, text (comma-separated; default from the config, "
@@ -51,8 +52,9 @@ def play(
                                               '女巫,猎人,白痴".')] = None,
     rule: Annotated[list[str] | None, typer.Option(help="A house rule, key=value (repeatable), e.g. "
                                                    "--rule witch_self_save=first_night --rule sheriff=false.")] = None,
-    lang: Annotated[Lang | None, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體); default from "
-                                              "the config.")] = None,
+    lang: Annotated[Lang | None, typer.Option(parser=parse_lang, metavar="zh-Hans|zh-Hant",
+                                              help="Script: zh-Hans (简体; also zh-CN) or zh-Hant (繁體; also "
+                                              "zh-TW); default from the config.")] = None,
     voice: VoiceOpt = None,
     backend: BackendOpt = None,
     rate: RateOpt = "+0%",
