@@ -26,7 +26,8 @@ HostOpt = Annotated[str | None, typer.Option(
     help="The host's earpiece for secret lines (default: printed on the host's console).")]
 MicOpt = Annotated[str | None, typer.Option(help='The microphone for --input voice: "default", an index, part '
                                                  "of a name.")]
-VoiceOpt = Annotated[str | None, typer.Option(help="The judge's voice (e.g. zh-CN-YunyangNeural, or cmn).")]
+VoiceOpt = Annotated[str | None, typer.Option(help="The judge's voice (e.g. zh-CN-YunyangNeural, or "
+                                                 "cmn-latn-pinyin for espeak).")]
 BackendOpt = Annotated[Backend | None, typer.Option(help="edge: edge-tts (espeak-ng when offline); espeak: "
                                                     "offline only. Default from the config.")]
 RateOpt = Annotated[str, typer.Option(help='Speaking-rate change, e.g. "-10%" (write --rate=-10%).')]
