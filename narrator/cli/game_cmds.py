@@ -133,6 +133,7 @@ def _play(scenario: object, speaker: object, lang: str, device: str, host_device
     from narrator.audio.mixer import Mixer
     from narrator.audio.playback import OutputConfig, Player
     from narrator.cli.errors import FAILED, device_problem, one_line
+    from narrator.cli.printed import GamePrinter
     from narrator.narration import play_scenario
     from narrator.sim.scenario import Scenario
     from narrator.voice import MissingPiece, Speaker, VoiceError
@@ -140,13 +141,15 @@ def _play(scenario: object, speaker: object, lang: str, device: str, host_device
     assert isinstance(scenario, Scenario) and isinstance(speaker, Speaker)
     public = OutputConfig.parse(None if device == "default" else device)
     host = OutputConfig.parse(host_device) if host_device else None
+    printer = GamePrinter(lang)
+    printer.legend()
     try:
         with Player(Mixer(), public, host) as player:
             # Timed by the same Conductor as the render; host lines without an earpiece are printed when
             # they are due, never ahead of the table.
             output = play_scenario(scenario, speaker, player, lang=lang,
-                                   on_line=lambda line: print_line(line) if line.to == "all" else None,
-                                   on_host=print_line)
+                                   on_line=lambda line: printer.line(line) if line.to == "all" else None,
+                                   on_host=printer.line)
     except (MissingPiece, VoiceError) as exc:
         typer.echo(f"✗ {one_line(str(exc))}", err=True)
         return FAILED
