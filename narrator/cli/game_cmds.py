@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt
+from narrator.cli.options import Backend, BackendOpt, CacheDir, GameLangOpt, game_lang
 
 if TYPE_CHECKING:
     from narrator.sim.scenario import Output
@@ -33,7 +33,7 @@ def print_line(line: object) -> None:
 def simulate(
     file: Annotated[Path, typer.Argument(help="Scenario file (YAML): set-up, the host's words, expectations.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line: lines said and events.")] = False,
-    lang: LangOpt = Lang.hans,
+    lang: GameLangOpt = None,
 ) -> None:
     """Run a scenario file through the judge.
 
@@ -42,7 +42,8 @@ def simulate(
     """
     from narrator.cli.errors import load_scenario
 
-    _run(load_scenario(file), as_json, lang.value)
+    scenario = load_scenario(file)
+    _run(scenario, as_json, game_lang(lang, scenario.lang).value)
 
 
 def print_game(scenario: object, lang: str) -> Output:
@@ -82,7 +83,7 @@ def _run(scenario: object, as_json: bool, lang: str) -> None:
 
 
 def demo(
-    lang: LangOpt = Lang.hans,
+    lang: GameLangOpt = None,
     out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the demo's audio (table channel; "
                                       "the host's goes next to it with .host).")] = Path("narrator-demo.wav"),
     audio: Annotated[bool, typer.Option(help="Render the narration to audio files.")] = True,
@@ -103,6 +104,7 @@ def demo(
 
     text = resources.files("narrator.data").joinpath("demo.yaml").read_text(encoding="utf-8")
     scenario = Scenario.from_dict(yaml.safe_load(text), name="demo")
+    lang = game_lang(lang, scenario.lang)
     if not audio and play is None:
         _run(scenario, as_json=False, lang=lang.value)
         return

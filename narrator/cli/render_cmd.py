@@ -8,7 +8,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from narrator.cli.errors import fail
-from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt, OfflineOpt, RateOpt, VoiceOpt
+from narrator.cli.options import (
+    Backend,
+    BackendOpt,
+    CacheDir,
+    GameLangOpt,
+    Lang,
+    OfflineOpt,
+    RateOpt,
+    VoiceOpt,
+    game_lang,
+)
 
 if TYPE_CHECKING:
     from narrator.sim.scenario import Scenario
@@ -75,7 +85,7 @@ def render(
     scenario: Annotated[Path, typer.Argument(help="Scenario file (YAML), as for `narrator simulate`.")],
     out: Annotated[Path, typer.Option("-o", "--out", help="The table's audio (WAV).")] = Path("game.wav"),
     host_out: Annotated[Path | None, typer.Option(help="The host's audio (default: OUT with .host).")] = None,
-    lang: LangOpt = Lang.hans,
+    lang: GameLangOpt = None,
     backend: BackendOpt = Backend.edge,
     voice: VoiceOpt = None,
     rate: RateOpt = "+0%",
@@ -89,8 +99,9 @@ def render(
 
     loaded = load_scenario(scenario)
     check_writable(out, host_out or host_path_for(out))
-    speaker = make_game_speaker(backend, voice, rate, lang, cache_dir, offline)
-    raise typer.Exit(render_to(loaded, speaker, out, host_out, lang, echo=False))
+    played = game_lang(lang, loaded.lang)
+    speaker = make_game_speaker(backend, voice, rate, played, cache_dir, offline)
+    raise typer.Exit(render_to(loaded, speaker, out, host_out, played, echo=False))
 
 
 def devices() -> None:
