@@ -173,7 +173,7 @@ class Dialogue:
             outcome = self._heard(heard, prompt, pending)
             if isinstance(outcome, _Pending):
                 pending = outcome.answer
-            elif outcome is not None:
+            elif isinstance(outcome, Accepted):
                 return outcome
 
     def _ended(self) -> bool:

@@ -121,7 +121,7 @@ def test_a_phrase_the_model_cannot_say_is_a_start_up_error_naming_it() -> None:
     assert split_phrase("七号", {"七号"}.__contains__) == "七号"
     assert split_phrase("七号", {"七", "号"}.__contains__) == "七 号"
     assert split_phrase("空刀了", {"空刀", "空", "刀", "了"}.__contains__) == "空刀 了"
-    with pytest.raises(VocabularyError, match="七号.*号"):
+    with pytest.raises(VocabularyError, match=r"七号.*号"):
         split_phrase("七号", {"七"}.__contains__)
     g = Grammar(load_pack("zh"), {"七"}.__contains__)
     with pytest.raises(VocabularyError):
