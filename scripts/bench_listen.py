@@ -129,7 +129,7 @@ def bench_latency(trials: int, snr: float) -> None:
                     OutputConfig(device="pulse", pulse_sink="host"))
     player.start(ready_timeout_s=10.0)
     rng = random.Random(1)
-    kinds = {"accepted": 0, "refused or read back": 0}
+    kinds = {"accepted": 0, "refused or read back": 0, "nothing heard": 0}
     out: list[float] = []
     decode: list[float] = []
     deal = [Role.WEREWOLF, Role.VILLAGER, Role.SEER, Role.WEREWOLF, Role.WITCH, Role.VILLAGER, Role.HUNTER,
@@ -146,17 +146,19 @@ def bench_latency(trials: int, snr: float) -> None:
             audio = mix(clips[word], bed, snr, offset=i * 7919, lead_s=0.4, tail_s=0.8)
             ear = VoiceEar(Recognizer(model), grammar, Endpointer(SileroVad(), EndpointConfig(trailing_s=0.4)))
             marks: dict[str, float] = {}
-            ear.on_end = lambda t, m=marks: m.setdefault("end", time.perf_counter())
+            ear.on_end = lambda t, m=marks: m.__setitem__("end", time.perf_counter())  # the last one counts
             tickets: list[Any] = []
 
             accepted_flag: list[bool] = []
 
             def say(line: Any, tickets: list[Any] = tickets, accepted_flag: list[bool] = accepted_flag) -> None:
+                if not accepted_flag and not line.key.startswith(("refusals.", "listening.read_back")):
+                    raise _Silent  # nothing was heard: the question is asked again (not a latency)
                 tickets.append(player.say(line, clip, 0.0))
                 if not accepted_flag:
                     raise _Said  # a refusal or a read-back: also the judge's next line; the trial ends
 
-            dialogue = Dialogue(session, ear, say, SystemClock(), DialogueConfig(pack="ko", ask_again_s=30))
+            dialogue = Dialogue(session, ear, say, SystemClock(), DialogueConfig(pack="ko", ask_again_s=4))
 
             def feed(audio: np.ndarray = audio, ear: VoiceEar = ear) -> None:
                 time.sleep(0.05)
@@ -174,6 +176,9 @@ def bench_latency(trials: int, snr: float) -> None:
             except _Said:
                 marks["decoded"] = time.perf_counter()
                 kinds["refused or read back"] += 1
+            except _Silent:
+                kinds["nothing heard"] += 1
+                continue
             first = tickets[0] if tickets else None
             deadline = time.perf_counter() + 3
             while first is not None and first.started_at is None and time.perf_counter() < deadline:
@@ -204,6 +209,10 @@ def bench_latency(trials: int, snr: float) -> None:
 
 
 class _Said(Exception):
+    pass
+
+
+class _Silent(Exception):
     pass
 
 
