@@ -25,6 +25,25 @@ class Lang(StrEnum):
     hant = "zh-Hant"
 
 
+
+
+def parse_lang(value: str | Lang) -> Lang:
+    """A `--lang` value: zh-Hans / zh-Hant, or zh-CN / zh-TW (zh-SG, zh-HK, zh-MO), in any case."""
+    if isinstance(value, Lang):
+        return value
+    from narrator.zh import lang_named  # every spelling (narrator/zh.py ALIASES), as a scenario's `lang:`
+
+    found = lang_named(value)
+    if found is None:
+        raise typer.BadParameter(f"{value!r} is not a script: write zh-Hans (简体, also zh-CN) or zh-Hant "
+                                 "(繁體, also zh-TW)")  # fmt: skip
+    return Lang(found)
+
+
+LangOpt = Annotated[Lang, typer.Option(parser=parse_lang, metavar="zh-Hans|zh-Hant",
+                                       help="Script: zh-Hans (简体; also zh-CN) or zh-Hant (繁體; also zh-TW).")]
+
+
 SUGGESTED_EDGE_VOICES = {
     "zh-CN-YunyangNeural": "male, news announcer: calm and clear (default)",
     "zh-CN-YunjianNeural": "male, deep, sports commentator",
@@ -50,7 +69,7 @@ def build(
     rate: Annotated[str, typer.Option(help='Speaking-rate change, e.g. "-10%" (write --rate=-10%).')] = "+0%",
     pitch: Annotated[str, typer.Option(help='Pitch shift, e.g. "-5Hz".')] = "+0Hz",
     volume: Annotated[str, typer.Option(help='Loudness change, e.g. "+20%".')] = "+0%",
-    lang: Annotated[Lang, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體).")] = Lang.hans,
+    lang: LangOpt = Lang.hans,
     cache_dir: CacheDir = None,
     proxy: Annotated[str | None, typer.Option(help="HTTP proxy for edge-tts, e.g. http://127.0.0.1:8080.")] = None,
 ) -> None:
@@ -73,6 +92,7 @@ def build(
         console.print(f"✗ {exc}", style="red", markup=False)
         raise typer.Exit(2) from exc
     cache = VoiceCache(default_cache_dir(cache_dir))
+    _check_cache_writable(cache.directory)
     speaker = Speaker(spoken, cache)
     pieces = pieces_to_build(lang.value)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -96,6 +116,19 @@ def build(
     )
     if isinstance(spoken, FallbackVoice) and spoken.using_fallback:
         console.print("Run this again when online to get the edge-tts voice.", markup=False)
+
+
+def _check_cache_writable(directory: Path) -> None:
+    """The cache folder can take files, or exit 2 before anything is rendered."""
+    import tempfile
+
+    from narrator.cli.errors import fail
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError as exc:
+        fail(f"cannot write the voice cache {directory}: {exc.strerror or exc}; choose another with --cache-dir")
 
 
 @app.command("list")

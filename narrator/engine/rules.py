@@ -76,6 +76,8 @@ class Rules:
     tell_shoot_status: bool = True
     require_seer: bool = True  # custom decks must hold a seer (the seed table always has one)
     night_order: tuple[str, ...] = MODERN_NIGHT_ORDER
+    # --- script (issue 6) ---
+    vote_call: Literal["hands", "countdown"] = "hands"  # 请举手投票, or 三，二，一，请出手 before a vote
 
     def with_overrides(self, overrides: dict[str, Any]) -> Rules:
         """These rules with some switches changed; unknown switches or values raise SetupError."""
@@ -99,6 +101,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "last_words": ("first_night_and_day", "always", "never"),
     "exile_tie": ("pk_then_none", "none", "pk_then_random"),
     "badge_lost_on": ("second_explode", "first_explode"),
+    "vote_call": ("hands", "countdown"),
 }
 
 

@@ -15,6 +15,7 @@ from narrator.engine.state import State
 from narrator.judge.lines import Line
 from narrator.judge.script import Pieces, Script, Seat, seats
 
+VOTES = frozenset({"sheriff.vote", "vote.exile", "pk.vote"})
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
@@ -56,6 +57,9 @@ class Judge:
         entry = self.script.data["steps"][e.step]
         ask = "ask_first" if e.night == 1 and "ask_first" in entry else "ask"
         return [self._step(e.step, "open"), self._step(e.step, ask)]
+
+    def _step_asked(self, e: ev.StepAsked, s: State) -> list[Line]:
+        return [self._step(e.step, e.part)]
 
     def _step_closed(self, e: ev.StepClosed, s: State) -> list[Line]:
         return [self._step(e.step, "close")]
@@ -222,4 +226,6 @@ class Judge:
             values["n"] = self.script.number(prompt.min_seats)
         if kind == "pk.vote":
             values["seats"] = seats(prompt.seats)
+        if kind in VOTES and state.rules.vote_call == "countdown":
+            kind += ".countdown"  # 三，二，一，请出手 (house rule `vote_call`)
         return [self.script.line("prompts", kind, **values)]

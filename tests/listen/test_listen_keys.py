@@ -135,3 +135,25 @@ def test_a_broken_pack_is_one_sentence(tmp_path: object) -> None:
     bad.write_text("controls: {repeat: [重复]}\n", encoding="utf-8")
     with pytest.raises(PackError, match="lacks the control words for undo"):
         load_pack(bad)
+
+
+def test_the_ear_that_cannot_start_says_why_in_one_sentence(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from narrator.cli.main import app
+
+    runner = CliRunner()
+    out = runner.invoke(app, ["listen", "--model", str(tmp_path)])
+    assert out.exit_code == 1 and "is not a Vosk model folder" in out.output and "Traceback" not in out.output
+    out = runner.invoke(app, ["listen", "--prompt", "nonsense", "--no-voice", "--text"])
+    assert out.exit_code == 1 and "unknown prompt type" in out.output
+    bad = Path(str(tmp_path)) / "phrases.yaml"
+    bad.write_text("phrases: {}\n", encoding="utf-8")
+    out = runner.invoke(app, ["model", "test", str(bad), "--model", "ko"])
+    assert out.exit_code == 2 and "has no phrases and no recordings" in out.output
+    out = runner.invoke(app, ["listen", "--no-voice", "--text", "--prompt", "witch.save", "--count", "2"],
+                        input="救\n听不懂\n")
+    assert out.exit_code == 0
+    assert "[text] 救  →  YesNo(yes=True)" in out.output and "not understood" in out.output
