@@ -165,8 +165,9 @@ def bench_latency(trials: int, snr: float) -> None:
 
             def feed(audio: np.ndarray = audio, ear: VoiceEar = ear) -> None:
                 time.sleep(0.05)
+                t0 = time.monotonic()  # the ear's clock, like a microphone's (fed faster than real time)
                 for k in range(0, len(audio), 512):
-                    ear.feed(audio[k : k + 512], k / SAMPLE_RATE)
+                    ear.feed(audio[k : k + 512], t0 + k / SAMPLE_RATE)
 
             threading.Thread(target=feed, daemon=True).start()
             try:
@@ -195,6 +196,7 @@ def bench_latency(trials: int, snr: float) -> None:
             time.sleep(rng.uniform(0, 0.03))
             gc.collect()
         stream_latency = player.output_latency_s
+        underflows = player.underflows
     finally:
         player.close()
         for started, module in daemons:
@@ -210,7 +212,7 @@ def bench_latency(trials: int, snr: float) -> None:
     print(f"  of which VAD end → answer accepted: p50 {qd[49]:.1f} ms, p95 {qd[94]:.1f} ms")
     hq = statistics.quantiles(sorted(x * 1000 for x in handed), n=100, method="inclusive")
     print(f"  VAD end → next line handed to the mixer: p50 {hq[49]:.1f} ms, p95 {hq[94]:.1f} ms")
-    print(f"  output underflows during the run: {player.underflows}")
+    print(f"  output underflows during the run: {underflows}")
     print(f"  outcomes: {kinds}")
     print(f"  PortAudio's stream output latency after that: {stream_latency * 1000:.0f} ms")
 
