@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from narrator.judge.lines import Line
@@ -78,7 +79,9 @@ class AudioMouth:
     def reopen_or_raise(self) -> None:
         try:
             self.player = self._make_player()
-            self.player.start()
+            # Not waiting for the device to report it consumes: the first line is queued at once and
+            # starts the moment the stream runs.
+            self.player.start(ready_timeout_s=None)
         except Exception as exc:  # PortAudioError, OSError: a device that is not there
             self.player = None
             raise DeviceLost("table", str(exc)) from exc
@@ -147,16 +150,18 @@ def scaled_pacing(pace: float) -> dict[str, PauseSpec]:
             for name, spec in load_pacing().items()}
 
 
-def player_factory(table: OutputConfig, host: OutputConfig | None, seed: int,
-                   pace: float = 1.0) -> Callable[[], Player]:
-    from narrator.audio.beds import load_sounds
+def player_factory(table: OutputConfig, host: OutputConfig | None, seed: int, pace: float = 1.0,
+                   cache_root: Path | None = None) -> Callable[[], Player]:
     from narrator.audio.mixer import Mixer
     from narrator.audio.pacing import Pacer
     from narrator.audio.playback import Player
+    from narrator.play.sounds import cached_sounds
+    from narrator.voice import default_cache_dir
 
     pacer = Pacer(seed, scaled_pacing(pace))
+    sounds = cached_sounds(cache_root or default_cache_dir(None).parent)
 
     def make() -> Player:
-        return Player(Mixer(load_sounds()), table, host, pacer=pacer)
+        return Player(Mixer(sounds), table, host, pacer=pacer)
 
     return make
