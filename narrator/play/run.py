@@ -116,7 +116,7 @@ class Wiring:
         if self.table == "none":
             return PrintMouth(printer)
         from narrator.audio.playback import OutputConfig
-        from narrator.play.mouth import AudioMouth, player_factory
+        from narrator.play.mouth import AudioMouth, player_factory, scaled_pacing
         from narrator.voice import (
             EspeakVoice,
             Speaker,
@@ -143,8 +143,8 @@ class Wiring:
         table = OutputConfig.parse(None if self.table == "default" else self.table)
         host = OutputConfig.parse(self.host) if self.host else None
         try:
-            make = player_factory(table, host, seed, self.pace, default_cache_dir(self.cache_dir).parent)
-            return AudioMouth(speaker, make, printer, offline=offline)
+            make = player_factory(table, host, default_cache_dir(self.cache_dir).parent)
+            return AudioMouth(speaker, make, printer, offline=offline, seed=seed, pacing=scaled_pacing(self.pace))
         except DeviceLost as exc:
             raise StartProblem(f"打不开桌上的音箱 {self.table!r}：{exc.why}") from exc
 
