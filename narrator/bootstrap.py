@@ -30,17 +30,18 @@ def speaker(backend: str, voice: str | None = None, *, rate: str = "+0%", lang: 
     return make_speaker(spoken, cache_dir=cache_dir, lang=lang, offline=offline)
 
 
-def player(device: str | None, host_device: str | None = None, *, seed: int = 0,
+def player(device: str | None, host_device: str | None = None, *, seed: int | None = None,
            console: Console | None = None) -> Player:
     """A live Player (not started) on `device` ("default"/None, an index, a name, or pulse:SINK), with the
-    host's lines on `host_device` (else printed on `console`), pauses drawn with `seed`."""
+    host's lines on `host_device` (else printed on `console`). With `seed` the player draws each line's
+    pause itself; without, the caller times the lines (the Conductor does)."""
     from narrator.audio.mixer import Mixer
     from narrator.audio.pacing import Pacer
     from narrator.audio.playback import OutputConfig, Player
 
     public = OutputConfig.parse(None if device == "default" else device)
     host = OutputConfig.parse(host_device) if host_device else None
-    return Player(Mixer(), public, host, pacer=Pacer(seed), console=console)
+    return Player(Mixer(), public, host, pacer=None if seed is None else Pacer(seed), console=console)
 
 
 def journal(path: Path | None) -> JournalStore:

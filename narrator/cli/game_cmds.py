@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt
+from narrator.cli.options import Backend, BackendOpt, CacheDir, GameLangOpt, game_lang
 
 if TYPE_CHECKING:
     from narrator.sim.scenario import Output
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def simulate(
     file: Annotated[Path, typer.Argument(help="Scenario file (YAML): set-up, the host's words, expectations.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line: lines said and events.")] = False,
-    lang: LangOpt = Lang.hans,
+    lang: GameLangOpt = None,
 ) -> None:
     """Run a scenario file through the judge.
 
@@ -28,7 +28,8 @@ def simulate(
     """
     from narrator.cli.errors import load_scenario
 
-    _run(load_scenario(file), as_json, lang.value)
+    scenario = load_scenario(file)
+    _run(scenario, as_json, game_lang(lang, scenario.lang).value)
 
 
 def print_game(scenario: object, lang: str) -> Output:
@@ -68,7 +69,7 @@ def _run(scenario: object, as_json: bool, lang: str) -> None:
 
 
 def demo(
-    lang: LangOpt = Lang.hans,
+    lang: GameLangOpt = None,
     out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the demo's audio (table channel; "
                                       "the host's goes next to it with .host).")] = Path("narrator-demo.wav"),
     audio: Annotated[bool, typer.Option(help="Render the narration to audio files.")] = True,
@@ -80,7 +81,8 @@ def demo(
     cache_dir: CacheDir = None,
 ) -> None:
     """Play the built-in demo game (a full 12-player game): the narration is printed, rendered to audio
-    files, and optionally played. Needs no microphone, model or network (edge-tts falls back to espeak-ng)."""
+    files (with WebVTT subtitles beside them), and optionally played. Needs no microphone, model or network
+    (edge-tts falls back to espeak-ng)."""
     import yaml
 
     from narrator.cli.errors import check_device, check_writable
@@ -88,6 +90,7 @@ def demo(
 
     text = resources.files("narrator.data").joinpath("demo.yaml").read_text(encoding="utf-8")
     scenario = Scenario.from_dict(yaml.safe_load(text), name="demo")
+    lang = game_lang(lang, scenario.lang)
     if not audio and play is None:
         _run(scenario, as_json=False, lang=lang.value)
         return
@@ -115,25 +118,28 @@ def _play(scenario: object, speaker: object, lang: str, device: str, host_device
 
     from narrator import bootstrap
     from narrator.cli.errors import FAILED, device_problem, one_line
-    from narrator.cli.printed import print_line
-    from narrator.narration import narrate, play_items
+    from narrator.cli.printed import GamePrinter
+    from narrator.narration import play_scenario
     from narrator.sim.scenario import Scenario
     from narrator.voice import MissingPiece, Speaker, VoiceError
 
     assert isinstance(scenario, Scenario) and isinstance(speaker, Speaker)
+    printer = GamePrinter(lang)
+    printer.legend()
     try:
-        narration = narrate(scenario, speaker, lang)
+        with bootstrap.player(device, host_device) as player:
+            # Timed by the same Conductor as the render; host lines without an earpiece are printed when
+            # they are due, never ahead of the table.
+            output = play_scenario(scenario, speaker, player, lang=lang,
+                                   on_line=lambda line: printer.line(line) if line.to == "all" else None,
+                                   on_host=printer.line)
     except (MissingPiece, VoiceError) as exc:
         typer.echo(f"✗ {one_line(str(exc))}", err=True)
         return FAILED
-    try:
-        with bootstrap.player(device, host_device, seed=scenario.seed) as player:
-            # Host lines are printed by the player itself when there is no host output.
-            play_items(narration.items, player, on_line=lambda line: print_line(line) if line.to == "all" else None)
     except (sd.PortAudioError, OSError) as exc:  # the device went away or refused the stream
         typer.echo(f"✗ {device_problem(device, '--play', exc)}", err=True)
         return FAILED
-    return narration.output.code
+    return output.code
 
 
 def presets() -> None:

@@ -17,8 +17,9 @@ from narrator.engine.roles import Role
 from narrator.judge.lines import Line
 from narrator.judge.readings import reading
 from narrator.numbers import chinese_number
+from narrator.zh import LANGS as LANGS  # re-exported: the scripts a game can be played in
+from narrator.zh import to_script
 
-LANGS = ("zh-Hans", "zh-Hant")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -100,7 +101,7 @@ class Script:
 
     def _refusal_value(self, key: str, value: object) -> Any:
         if key == "heard":
-            return str(value)
+            return to_script(str(value), self.lang)  # the host's own words, in the game's script
         if isinstance(value, Role):
             return self.role(value.value)
         if isinstance(value, int) and not isinstance(value, bool):
@@ -162,7 +163,7 @@ class Script:
     def fixed_pieces(self, max_seat: int = 18) -> list[str]:
         """Every piece a game can need that does not depend on the game: for pre-rendering the voice."""
         pieces: set[str] = set()
-        for section in ("steps", "events", "prompts", "timer", "refusals", "terminations", "listening"):
+        for section in ("steps", "events", "prompts", "timer", "refusals", "terminations", "listening", "play"):
             for value in self.data[section].values():
                 for raw in _texts(value):
                     pieces.update(p for p in _PLACEHOLDER.split(raw)[::2] if p)
@@ -215,5 +216,5 @@ def _texts(value: Any) -> Iterable[str]:
 @cache
 def _load(lang: str) -> dict[str, Any]:
     text = resources.files("narrator.data").joinpath(f"script.{lang}.yaml").read_text(encoding="utf-8")
-    data: dict[str, Any] = yaml.safe_load(text)
+    data: dict[str, Any] = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: 10x
     return data

@@ -23,7 +23,7 @@ def prompt_kinds() -> frozenset[str]:
     from narrator.engine.roles import Role
     from narrator.judge.script import Script
 
-    kinds = set(Script("zh-Hans").keys("prompts")) - {"identify"}
+    kinds = {k.removesuffix(".countdown") for k in Script("zh-Hans").keys("prompts")} - {"identify"}  # vote_call
     return frozenset(kinds | {f"{role.value}.identify" for role in Role})
 
 
