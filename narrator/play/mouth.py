@@ -109,16 +109,9 @@ class AudioMouth:
             self.conductor.player = self.player
 
     def clip(self, line: Line) -> np.ndarray:
-        from narrator.voice import MissingPiece, VoiceError
-
-        try:
-            return self.speaker.line(line)
-        except (MissingPiece, VoiceError) as exc:
-            if self.offline is None:
-                raise
-            self.fallbacks += 1
-            log.warning("voice cache lacks a piece of %r (%s): the offline voice says it", line.text, exc)
-            return self.offline.line(line)
+        clip, fell_back = voice_line(self.speaker, self.offline, line)
+        self.fallbacks += fell_back
+        return clip
 
     def say(self, line: Line) -> None:
         if line.to == "all":
@@ -157,6 +150,20 @@ class AudioMouth:
             except Exception as exc:  # closing a stream whose device is gone
                 log.info("closing the audio output: %s", exc)
             self.player = None
+
+
+def voice_line(speaker: Speaker, offline: Speaker | None, line: Line) -> tuple[np.ndarray, bool]:
+    """The line in the game's voice; a piece its cache lacks (or a voice that fails) makes the offline
+    voice say the whole line instead. Returns the clip and whether it fell back."""
+    from narrator.voice import MissingPiece, VoiceError
+
+    try:
+        return speaker.line(line), False
+    except (MissingPiece, VoiceError) as exc:
+        if offline is None:
+            raise
+        log.warning("voice cache lacks a piece of %r (%s): the offline voice says it", line.text, exc)
+        return offline.line(line), True
 
 
 def scaled_pacing(pace: float) -> dict[str, PauseSpec] | None:

@@ -159,7 +159,7 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
              console: Console | None = None) -> Outcome:
     """Play until the game ends, the input ends or the host quits; then the recap or the resume command."""
     console = console or Console(highlight=False, soft_wrap=True)
-    view = HostConsole(console, live=wiring.live_console if wiring.live_console is not None else False)
+    view = HostConsole(console, live=wiring.live_console)  # None: the live panel on a terminal only
     from concurrent.futures import ThreadPoolExecutor
 
     from narrator.listen.dialogue import DialogueConfig

@@ -20,11 +20,14 @@ from narrator.sim.scenario import Scenario
 class TimedMouth:
     def __init__(self, clock: FakeClock) -> None:
         self.heard_at: list[tuple[float, str]] = []
+        self.table: list[tuple[float, str]] = []
         self.conductor = Conductor(None, clock, lambda line: np.zeros(2400 * len(line.text), np.float32),
                                    seed=1, on_table=self.record, on_host=self.record)
 
     def record(self, line: Line) -> None:
         self.heard_at.append((self.conductor.now_s(), line.text))
+        if line.to == "all":
+            self.table.append(self.heard_at[-1])
 
     def say(self, line: Line) -> None:
         self.conductor.say([line])
@@ -91,3 +94,34 @@ def test_speeches_are_timed_passed_and_paused() -> None:
     assert third_start - second_start > 300
     assert not any(text == "时间到。" for t, text in said if second_start < t < third_start)
 
+
+
+def night_table(words: list[str | float], scripted: object) -> list[tuple[float, str]]:
+    clock = FakeClock()
+    mouth = TimedMouth(clock)
+    game = scripted.game  # type: ignore[attr-defined]
+    session = Session(game.setup, game.seed)
+    Live(session, mouth, PacedEar(clock, words), now=clock.now, clock=clock, poll_s=0.5).run()
+    table = mouth.table
+    start = next(i for i, (_, text) in enumerate(table) if text == "天黑请闭眼。")
+    end = next(i for i, (_, text) in enumerate(table) if text.startswith("天亮了"))
+    t0 = table[start][0]
+    return [(round(t - t0, 3), text) for t, text in table[start:end + 1]]
+
+
+def test_a_quick_host_and_a_slow_one_sound_the_same_at_night() -> None:
+    """Fair play through the loop: the host answering each night question after 0.2 s or after 5 s makes
+    no difference to when the table hears the night's lines (the step's drawn hold covers both)."""
+    scenario = Scenario.load(SCENARIOS / "010_parity_win.yaml")
+    scripted = host_script(scenario)
+    night = scripted.utterances[:scripted.utterances.index("没有")]  # night 1's answers, up to the election
+
+    def paced(delay: float) -> list[str | float]:
+        out: list[str | float] = ["开始"]
+        for word in night:
+            out += [delay, word]
+        return out + scripted.utterances[len(night):]
+
+    quick, slow = night_table(paced(0.2), scripted), night_table(paced(5.0), scripted)
+    assert [text for _, text in quick] == [text for _, text in slow]
+    assert quick == slow
