@@ -9,6 +9,7 @@ from narrator.engine.rules import Setup
 from narrator.judge.lines import Line
 from narrator.judge.script import Joined, Pieces, Script, Seat
 from narrator.play.options import dealt_cards
+from narrator.zh import to_hans
 
 
 def deal_line(script: Script, setup: Setup) -> Line:
@@ -22,7 +23,9 @@ def deal_line(script: Script, setup: Setup) -> Line:
 
 
 def start_words(script: Script) -> tuple[str, ...]:
-    return tuple(str(w) for w in script.data["play"]["start_words"])
+    """The words that start the game, as the script writes them and in 简体 (the ear may hear either)."""
+    words = [str(w) for w in script.data["play"]["start_words"]]
+    return tuple(dict.fromkeys([*words, *map(to_hans, words)]))
 
 
 def doing(script: Script, prompt: Prompt) -> Pieces:
