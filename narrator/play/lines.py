@@ -9,7 +9,6 @@ from narrator.engine.rules import Setup
 from narrator.judge.lines import Line
 from narrator.judge.script import Joined, Pieces, Script, Seat
 from narrator.play.options import dealt_cards
-from narrator.zh import to_hans
 
 
 def deal_line(script: Script, setup: Setup) -> Line:
@@ -23,9 +22,11 @@ def deal_line(script: Script, setup: Setup) -> Line:
 
 
 def start_words(script: Script) -> tuple[str, ...]:
-    """The words that start the game, as the script writes them and in 简体 (the ear may hear either)."""
-    words = [str(w) for w in script.data["play"]["start_words"]]
-    return tuple(dict.fromkeys([*words, *map(to_hans, words)]))
+    """The words that start the game, in both scripts (a recogniser or keyboard may write either)."""
+    from narrator.judge.script import LANGS
+
+    words = [str(w) for lang in (script.lang, *LANGS) for w in Script(lang).data["play"]["start_words"]]
+    return tuple(dict.fromkeys(words))
 
 
 def doing(script: Script, prompt: Prompt) -> Pieces:
