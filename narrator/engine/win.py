@@ -33,7 +33,8 @@ def wolves_condition(s: State, alive: Set[int]) -> bool:
         return not others
     had_gods, had_folk = s.groups_at_start()
     gods = any(r in GODS for r in others)
-    folk = any(r in FOLK or r is Role.WILD_CHILD for r in others)
+    half = s.rules.half_blood_counts_as == "folk"  # 混血儿 counts as 民 while alive
+    folk = any(r in FOLK or r is Role.WILD_CHILD or (half and r is Role.HALF_BLOOD) for r in others)
     return (had_gods and not gods) or (had_folk and not folk) or not others
 
 
