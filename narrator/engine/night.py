@@ -26,12 +26,12 @@ class Night(ModernSteps):
             if n > 1 and not self.rules.call_dead_roles and not self.step_has_living_player(step):
                 continue  # the house accepts that silence tells the table this role is gone
             self.emit(ev.StepOpened(step, n))
-            self.tell_blocked(step)
             handler = getattr(self, "step_" + step, None)
             if handler is not None:
                 yield from handler(n)
             elif n == 1:
                 yield from self.identify(STEP_CARD[step])
+            self.tell_blocked(step)  # after the step's identification, so the card is known
             self.emit(ev.StepClosed(step, n))
         if n == 1:
             rest = tuple(x for x in range(1, self.s.players + 1) if x not in self.s.roles)

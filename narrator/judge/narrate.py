@@ -13,6 +13,7 @@ from narrator.engine import events as ev
 from narrator.engine.prompts import Prompt
 from narrator.engine.state import State
 from narrator.judge.lines import Line
+from narrator.judge.modern_lines import ModernLines
 from narrator.judge.script import Pieces, Script, Seat, seats
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
@@ -22,7 +23,7 @@ def event_key(event: ev.Event) -> str:
     return _CAMEL.sub("_", type(event).__name__).lower()
 
 
-class Judge:
+class Judge(ModernLines):
     def __init__(self, script: Script | None = None) -> None:
         self.script = script or Script()
 
@@ -55,6 +56,8 @@ class Judge:
     def _step_opened(self, e: ev.StepOpened, s: State) -> list[Line]:
         entry = self.script.data["steps"][e.step]
         ask = "ask_first" if e.night == 1 and "ask_first" in entry else "ask"
+        if e.step == "demon" and s.rules.demon == "offline":  # the two 恶魔 versions say different things
+            ask = "ask_first.offline" if e.night == 1 else "ask.offline"
         return [self._step(e.step, "open"), self._step(e.step, ask)]
 
     def _step_closed(self, e: ev.StepClosed, s: State) -> list[Line]:
@@ -149,7 +152,7 @@ class Judge:
 
     def _player_died(self, e: ev.PlayerDied, s: State) -> list[Line]:
         out = []
-        if e.when.startswith("day") and e.cause in ("lover", "charm", "elder"):
+        if e.when.startswith("day") and e.cause in ("lover", "charm", "elder", "dream"):
             out.append(self._ev(f"player_died.{e.cause}", e))
         role = s.roles.get(e.seat)
         if s.rules.reveal_on_death == "role" and role is not None:
@@ -214,6 +217,7 @@ class Judge:
             values["seat"] = Seat(int(prompt.info["victim"]))
         if kind == "piper.charm":
             values["n"] = self.script.number(prompt.min_seats)
-        if kind == "pk.vote":
+        if kind in ("pk.vote", "sheriff.tie"):
             values["seats"] = seats(prompt.seats)
-        return [self.script.line("prompts", kind, **values)]
+        key = self.modern_prompt_key(kind, prompt.info, prompt.min_seats == 0)
+        return [self.script.line("prompts", key, **values)]
