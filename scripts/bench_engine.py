@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from narrator.presets import make_setup
 from narrator.sim.autohost import play_random
 
-DEFAULT_PRESETS = ("12人预女猎白", "12人白狼王守卫")
+DEFAULT_PRESETS = ("12人预女猎白", "12人白狼王守卫", "12人机械狼通灵师", "12人狼美骑士")
 TARGET = 1000.0  # games per second
 
 
