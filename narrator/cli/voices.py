@@ -25,6 +25,25 @@ class Lang(StrEnum):
     hant = "zh-Hant"
 
 
+
+
+def parse_lang(value: str | Lang) -> Lang:
+    """A `--lang` value: zh-Hans / zh-Hant, or zh-CN / zh-TW (zh-SG, zh-HK, zh-MO), in any case."""
+    if isinstance(value, Lang):
+        return value
+    from narrator.zh import lang_named  # every spelling (narrator/zh.py ALIASES), as a scenario's `lang:`
+
+    found = lang_named(value)
+    if found is None:
+        raise typer.BadParameter(f"{value!r} is not a script: write zh-Hans (简体, also zh-CN) or zh-Hant "
+                                 "(繁體, also zh-TW)")  # fmt: skip
+    return Lang(found)
+
+
+LangOpt = Annotated[Lang, typer.Option(parser=parse_lang, metavar="zh-Hans|zh-Hant",
+                                       help="Script: zh-Hans (简体; also zh-CN) or zh-Hant (繁體; also zh-TW).")]
+
+
 SUGGESTED_EDGE_VOICES = {
     "zh-CN-YunyangNeural": "male, news announcer: calm and clear (default)",
     "zh-CN-YunjianNeural": "male, deep, sports commentator",
@@ -44,12 +63,13 @@ CacheDir = Annotated[
 def build(
     backend: Annotated[Backend, typer.Option(help="edge: edge-tts (online), espeak-ng if unreachable; "
                                              "espeak: espeak-ng only.")] = Backend.edge,
-    voice: Annotated[str | None, typer.Option(help="Voice name. Default: zh-CN-YunyangNeural (edge), "
-                                              "cmn (espeak).")] = None,
+    voice: Annotated[str | None, typer.Option(help="Voice name. Default: zh-CN-YunyangNeural (edge); "
+                                              "for espeak the installed voice that reads Chinese, e.g. "
+                                              "cmn-latn-pinyin.")] = None,
     rate: Annotated[str, typer.Option(help='Speaking-rate change, e.g. "-10%" (write --rate=-10%).')] = "+0%",
     pitch: Annotated[str, typer.Option(help='Pitch shift, e.g. "-5Hz".')] = "+0Hz",
     volume: Annotated[str, typer.Option(help='Loudness change, e.g. "+20%".')] = "+0%",
-    lang: Annotated[Lang, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體).")] = Lang.hans,
+    lang: LangOpt = Lang.hans,
     cache_dir: CacheDir = None,
     proxy: Annotated[str | None, typer.Option(help="HTTP proxy for edge-tts, e.g. http://127.0.0.1:8080.")] = None,
 ) -> None:
@@ -72,6 +92,7 @@ def build(
         console.print(f"✗ {exc}", style="red", markup=False)
         raise typer.Exit(2) from exc
     cache = VoiceCache(default_cache_dir(cache_dir))
+    _check_cache_writable(cache.directory)
     speaker = Speaker(spoken, cache)
     pieces = pieces_to_build(lang.value)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -97,6 +118,19 @@ def build(
         console.print("Run this again when online to get the edge-tts voice.", markup=False)
 
 
+def _check_cache_writable(directory: Path) -> None:
+    """The cache folder can take files, or exit 2 before anything is rendered."""
+    import tempfile
+
+    from narrator.cli.errors import fail
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError as exc:
+        fail(f"cannot write the voice cache {directory}: {exc.strerror or exc}; choose another with --cache-dir")
+
+
 @app.command("list")
 def list_voices(cache_dir: CacheDir = None) -> None:
     """Show the voice backends, suggested voices, and the voices already in the cache."""
@@ -104,7 +138,7 @@ def list_voices(cache_dir: CacheDir = None) -> None:
     from importlib.metadata import PackageNotFoundError, version
 
     from narrator.judge.script import LANGS
-    from narrator.voice import DEFAULT_EDGE_VOICE, DEFAULT_ESPEAK_VOICE, VoiceCache, default_cache_dir
+    from narrator.voice import DEFAULT_EDGE_VOICE, VoiceCache, default_cache_dir, espeak_voices
     from narrator.voice.bootstrap import pieces_to_build
 
     try:
@@ -112,10 +146,16 @@ def list_voices(cache_dir: CacheDir = None) -> None:
     except PackageNotFoundError:
         edge = "edge-tts NOT INSTALLED (pip install edge-tts)"
     espeak = shutil.which("espeak-ng") or "NOT FOUND (apt install espeak-ng)"
+    if espeak_voices.version():
+        espeak = f"espeak-ng {espeak_voices.version()}, {espeak}"
+    chinese = espeak_voices.chinese()
+    espeak_default = chinese[0] if chinese else "none that reads Chinese"
     ffmpeg = shutil.which("ffmpeg") or "NOT FOUND (apt install ffmpeg)"
     typer.echo("Backends:")
     typer.echo(f"  edge    online, default voice {DEFAULT_EDGE_VOICE}, falls back to espeak-ng  [{edge}]")
-    typer.echo(f"  espeak  offline, default voice {DEFAULT_ESPEAK_VOICE}  [{espeak}]")
+    typer.echo(f"  espeak  offline, default voice {espeak_default}  [{espeak}]")
+    if len(chinese) > 1:
+        typer.echo(f"          other voices that read Chinese: {', '.join(chinese[1:])}")
     typer.echo(f"  (ffmpeg decodes edge-tts audio: {ffmpeg})")
     typer.echo("Some edge-tts voices for --voice:")
     for name, what in SUGGESTED_EDGE_VOICES.items():

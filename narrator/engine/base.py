@@ -47,8 +47,9 @@ class FlowBase:
         self._refuse_speech = partial(refuse_speech, state)
         self.night_steps = setup.steps()
 
-    def when(self) -> str:
-        return f"day{self.s.day}" if self.s.day >= self.s.night else f"night{self.s.night}"
+    def when(self) -> ev.When:
+        s = self.s
+        return ev.When("day", s.day) if s.day >= s.night else ev.When("night", s.night)
 
     # ---- asking -----------------------------------------------------------------------------------------
 

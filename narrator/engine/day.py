@@ -37,16 +37,14 @@ class Day(Deaths, Votes):
             by_wolves = {x for x, c in pending if c == "wolves"}
             if s.lovers is not None and by_wolves & set(s.lovers):
                 by_wolves |= set(s.lovers)
-            if by_wolves and wolves_condition(s, s.alive - by_wolves):
+            why = wolves_condition(s, s.alive - by_wolves) if by_wolves else None
+            if why is not None:
                 own = frozenset(x for x, _ in pending)
                 for seat, cause in sorted(pending):
-                    self.die(seat, cause, f"night{s.night}", [], own)
-                self.end_wolves()
-        batch = yield from self.resolve(pending, f"night{s.night}")
+                    self.die(seat, cause, ev.When("night", s.night), [], own)
+                self.end(Camp.WOLVES, why)
+        batch = yield from self.resolve(pending, ev.When("night", s.night))
         yield from self.last_words(batch)
-
-    def end_wolves(self) -> None:
-        self.end(Camp.WOLVES)
 
     # ---- sheriff election (警长竞选) ------------------------------------------------------------------------
 
@@ -103,7 +101,7 @@ class Day(Deaths, Votes):
             self.emit(ev.NoSheriff("badge_lost"))
         else:
             self.emit(ev.ElectionPostponed())
-        batch = yield from self.resolve([(wolf, "explode")], f"day{self.s.day}")
+        batch = yield from self.resolve([(wolf, "explode")], ev.When("day", self.s.day))
         yield from self.last_words(batch)
 
     # ---- speeches ----------------------------------------------------------------------------------------
@@ -149,13 +147,13 @@ class Day(Deaths, Votes):
         wolf = self.s.is_wolf(duel.target)  # what the 预言家 would see: 混血儿 shows 好人
         self.emit(ev.KnightDueled(duel.knight, duel.target, wolf))
         loser = duel.target if wolf else duel.knight
-        batch = yield from self.resolve([(loser, "duel")], f"day{self.s.day}")
+        batch = yield from self.resolve([(loser, "duel")], ev.When("day", self.s.day))
         yield from self.last_words(batch)
         return wolf
 
     def explode(self, wolf: int) -> Flowing:
         self.emit(ev.SelfExploded(wolf))
-        batch = yield from self.resolve([(wolf, "explode")], f"day{self.s.day}")
+        batch = yield from self.resolve([(wolf, "explode")], ev.When("day", self.s.day))
         yield from self.last_words(batch)
 
     # ---- exile (放逐) -------------------------------------------------------------------------------------
@@ -210,14 +208,14 @@ class Day(Deaths, Votes):
         if s.roles.get(seat) is Role.BLOOD_MOON and not any(s.is_wolf(x) for x in s.alive if x != seat):
             # The last wolf: he stays until the next dawn, names that night's kill, then dies with its deaths.
             self.emit(ev.BloodMoonLingers(seat))
-            if self.has_last_words(seat, "exile", f"day{s.day}"):
+            if self.has_last_words(seat, "exile", ev.When("day", s.day)):
                 yield from self.speech(seat, "last_words.end", explode=False)
             return
-        batch = yield from self.resolve([(seat, "exile")], f"day{s.day}")
+        batch = yield from self.resolve([(seat, "exile")], ev.When("day", s.day))
         yield from self.last_words(batch)
 
     def scapegoat(self, goat: int) -> Flowing:
-        batch = yield from self.resolve([(goat, "scapegoat")], f"day{self.s.day}")
+        batch = yield from self.resolve([(goat, "scapegoat")], ev.When("day", self.s.day))
         voters = yield from self.ask_seats("scapegoat.voters", self.living(), 1, len(self.s.alive),
                                            role=Role.SCAPEGOAT, actor=goat)
         self.emit(ev.ScapegoatChoseVoters(goat, tuple(sorted(voters))))

@@ -5,17 +5,17 @@ from __future__ import annotations
 from narrator.engine import events as ev
 from narrator.engine.base import FlowBase, Flowing, GameOver
 from narrator.engine.dawn import HUNTER_CAUSES, KING_CAUSES
-from narrator.engine.events import Cause
+from narrator.engine.events import Cause, Termination, When
 from narrator.engine.modern_state import land, mech_power, night_immune
 from narrator.engine.roles import Camp, Role
-from narrator.engine.win import winner
+from narrator.engine.win import outcome
 
 VILLAGE_KILLS = frozenset({"poison", "shot", "exile"})
 
 
 class Deaths(FlowBase):
     def die(
-        self, seat: int, cause: Cause, when: str, batch: list[tuple[int, Cause]], own: frozenset[int] = frozenset()
+        self, seat: int, cause: Cause, when: When, batch: list[tuple[int, Cause]], own: frozenset[int] = frozenset()
     ) -> None:
         """One death and whatever dies with it at once (no skill is asked here). Seats in `own` die in this
         same batch of their own cause (a bitten hunter whose lover is poisoned dies of the bite, not of love),
@@ -26,7 +26,7 @@ class Deaths(FlowBase):
         batch.append((seat, cause))
         s = self.s
         role = s.roles.get(seat)
-        at_night = when.startswith("night")
+        at_night = when.night
         if s.lovers is not None and seat in s.lovers:
             other = s.lovers[1] if s.lovers[0] == seat else s.lovers[0]
             if other not in own and not (at_night and night_immune(s, other)):
@@ -35,13 +35,14 @@ class Deaths(FlowBase):
         if (role is Role.DREAMCATCHER and sleepwalker is not None and sleepwalker not in own
                 and (at_night or self.rules.dream_link_by_day) and not (at_night and night_immune(s, sleepwalker))):
             self.die(sleepwalker, "dream", when, batch, own)
-        if seat == s.model and not s.wild_turned:
+        if seat == s.model and not s.wild_turned and s.has_power(Role.WILD_CHILD):
+            # Turning is the wild child's power: after the village lost its powers he stays good.
             child = s.living_seat_of(Role.WILD_CHILD)
             if child is not None:
                 self.emit(ev.WildChildTurned(child))
         charmed = s.beauty_charm
         silenced = cause == "duel" and self.rules.knight_duel_silences  # a dueled 狼美人 takes nobody
-        if (role is Role.WOLF_BEAUTY and when.startswith("day") and charmed is not None and charmed not in own
+        if (role is Role.WOLF_BEAUTY and when.day and charmed is not None and charmed not in own
                 and not silenced):
             self.die(charmed, "charm", when, batch, own)
         if role is Role.ELDER and cause in VILLAGE_KILLS and not s.powers_lost:
@@ -69,7 +70,7 @@ class Deaths(FlowBase):
         dead.discard(s.lingering or 0)  # the exiled 血月使徒 was announced when he was exiled
         return tuple(sorted(dead & s.alive))
 
-    def resolve(self, first: list[tuple[int, Cause]], when: str) -> Flowing:
+    def resolve(self, first: list[tuple[int, Cause]], when: When) -> Flowing:
         """Kill `first`, then ask every death skill in seat order (shots may add deaths, asked in turn),
         then check for a winner. Returns the batch: every (seat, cause) that died, in order of death."""
         batch: list[tuple[int, Cause]] = []
@@ -92,9 +93,11 @@ class Deaths(FlowBase):
         self.check_win()
         return batch
 
-    def death_skills(self, seat: int, cause: Cause, when: str, batch: list[tuple[int, Cause]]) -> Flowing:
+    def death_skills(self, seat: int, cause: Cause, when: When, batch: list[tuple[int, Cause]]) -> Flowing:
         s = self.s
         role = s.roles.get(seat)
+        if cause != "explode":  # a self-explosion is public; a white wolf king's take is called by name
+            self.emit(ev.SkillCalled(seat))
         if (role is Role.HUNTER and s.has_power(Role.HUNTER) and cause in HUNTER_CAUSES[self.rules.hunter_shoots_on]
                 and not self.shot_blocked(seat, when)):
             target = yield from self.ask_one("hunter.shoot", self.living(), True, role=Role.HUNTER, actor=seat)
@@ -120,20 +123,20 @@ class Deaths(FlowBase):
                 heir = yield from self.ask_one("badge.pass", self.living(), True, actor=seat)
                 self.emit(ev.BadgePassed(seat, heir))
 
-    def shot_blocked(self, seat: int, when: str) -> bool:
+    def shot_blocked(self, seat: int, when: When) -> bool:
         """A shooter dying on a night he was feared (`fear_blocks_shot`), or a good one on a night a
         血月使徒's explosion sealed, cannot shoot."""
         s = self.s
-        tonight = when == f"night{s.night}"
+        tonight = when == When("night", s.night)
         if tonight and self.rules.fear_blocks_shot and s.tonight.feared == seat:
             return True
         return tonight and s.sealed_night == s.night and not s.is_wolf(seat)
 
-    def can_fire(self, seat: int, role: Role | None, cause: Cause, when: str) -> bool:
+    def can_fire(self, seat: int, role: Role | None, cause: Cause, when: When) -> bool:
         """The 狼王's shot (and a 机械狼 that copied the hunter: the hunter's rules, never on night 1)."""
         if role is Role.BLACK_WOLF_KING:
             allowed = KING_CAUSES[self.rules.black_wolf_king_shoots_on]
-        elif role is Role.MECH_WOLF and mech_power(self.s) is Role.HUNTER and when != "night1":
+        elif role is Role.MECH_WOLF and mech_power(self.s) is Role.HUNTER and when != When("night", 1):
             allowed = HUNTER_CAUSES[self.rules.hunter_shoots_on]
         else:
             return False
@@ -142,22 +145,22 @@ class Deaths(FlowBase):
         return cause in allowed and not self.shot_blocked(seat, when)
 
     def check_win(self) -> None:
-        camp = winner(self.s)
-        if camp is not None:
-            self.end(camp)
+        won = outcome(self.s)
+        if won is not None:
+            self.end(*won)
 
-    def end(self, camp: Camp) -> None:
-        self.emit(ev.GameEnded(camp, tuple(sorted(self.s.roles.items()))))
+    def end(self, camp: Camp, termination: Termination) -> None:
+        self.emit(ev.GameEnded(camp, tuple(sorted(self.s.roles.items())), termination))
         raise GameOver
 
-    def has_last_words(self, seat: int, cause: str, when: str) -> bool:
+    def has_last_words(self, seat: int, cause: str, when: When) -> bool:
         rule = self.rules.last_words
         if cause in ("explode", "lingered") or rule == "never":
             return False
         if cause == "duel" and self.s.is_wolf(seat):
             return self.rules.duel_wolf_last_words
-        if when.startswith("night"):
-            return rule == "always" or when == "night1"
+        if when.night:
+            return rule == "always" or when.n == 1
         return True
 
     def last_words(self, batch: list[tuple[int, Cause]]) -> Flowing:

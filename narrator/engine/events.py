@@ -19,6 +19,42 @@ Cause = Literal[
     "dream", "hunt", "reflect", "duel", "king_shot", "lingered",
 ]  # fmt: skip
 
+Termination = Literal["wolves_dead", "gods_dead", "villagers_dead", "good_dead", "parity", "lovers", "piper"]
+"""Why a game ended (GameEnded.termination): every wolf dead (the good side wins); every god, every villager
+(屠边) or every good player (屠城, or no one left to stand against the wolves) dead; wolves at least as many
+as the others (`win: parity`); only the lovers left; every living player charmed by the piper."""
+TERMINATIONS: tuple[Termination, ...] = (
+    "wolves_dead", "gods_dead", "villagers_dead", "good_dead", "parity", "lovers", "piper",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class When:
+    """A moment of the game: night N or day N. `str(when)` is "night1", "day2" (scenario files use it)."""
+
+    phase: Literal["night", "day"]
+    n: int
+
+    def __str__(self) -> str:
+        return f"{self.phase}{self.n}"
+
+    @property
+    def night(self) -> bool:
+        return self.phase == "night"
+
+    @property
+    def day(self) -> bool:
+        return self.phase == "day"
+
+    @classmethod
+    def parse(cls, text: str) -> When:
+        """ "night1" / "day2" back to a When; ValueError for anything else."""
+        for phase in ("night", "day"):
+            rest = text[len(phase):] if text[: len(phase)] == phase else ""
+            if rest.isdigit() and rest[0] != "0":
+                return cls(phase, int(rest))
+        raise ValueError(f"not a moment of the game: {text!r} (night1, day2, …)")
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -45,6 +81,17 @@ class StepOpened(Event):
     """"X请睁眼": said the same way whether X is alive, dead or buried."""
 
     step: str
+    night: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepAsked(Event):
+    """A night step's next public question or gesture (`part`: the witch's "poison" question after the
+    antidote one, the seer's "result" gesture after his choice). Emitted at the same point of the step every
+    night, whether its player is alive, dead, powerless or out of potions: one prompt, one question."""
+
+    step: str
+    part: str
     night: int
 
 
@@ -234,7 +281,7 @@ class DeathsAnnounced(Event):
 class PlayerDied(Event):
     seat: int
     cause: Cause
-    when: str  # "night1", "day2", …
+    when: When  # str(): "night1", "day2", …
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +296,15 @@ class VillagePowersLost(Event):
 
     secret: ClassVar[bool] = True
     elder: int
+
+
+@dataclass(frozen=True, slots=True)
+class SkillCalled(Event):
+    """A dead player is asked in public whether he uses a skill (七号，请确认是否发动技能), before any skill
+    of his death is asked: said for every death but a self-explosion, whatever the card, so the table knows
+    why it waits and learns nothing from who is asked."""
+
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,6 +384,7 @@ class NightComes(Event):
 class GameEnded(Event):
     winner: Camp
     roles: tuple[tuple[int, Role], ...]  # every seat's card, read out at the end
+    termination: Termination  # why: the judge says it, the recap shows it
 
 
 # --- modern roles (ROLES-MODERN.md) ---------------------------------------------------------------------

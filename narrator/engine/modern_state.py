@@ -124,12 +124,12 @@ def _reflect(s: State, target: int, checker: Role) -> None:
 
 def _witch_poison(s: State, e: ev.WitchPoisoned) -> None:
     target = land(s, e.seat)
-    if target is not None and s.roles.get(target) is Role.SPIRIT_KNIGHT:
-        if not (s.rules.spirit_knight_reflects == "once" and s.reflections):
-            witch = s.seat_of(Role.WITCH)
-            if witch is not None:
-                s.reflections += 1
-                s.tonight.reflected = (*s.tonight.reflected, witch)
+    spent = s.rules.spirit_knight_reflects == "once" and s.reflections
+    if target is not None and s.roles.get(target) is Role.SPIRIT_KNIGHT and not spent:
+        witch = s.seat_of(Role.WITCH)
+        if witch is not None:
+            s.reflections += 1
+            s.tonight.reflected = (*s.tonight.reflected, witch)
 
 
 def _mech_learned(s: State, e: ev.MechWolfLearned) -> None:

@@ -181,13 +181,13 @@ class Night(ModernSteps):
         self.emit(ev.WolfBeautyCharmed(seat))
 
     def step_witch(self, n: int) -> Flowing:
+        """The antidote question, then the poison question: both said every night (StepOpened's ask, then
+        StepAsked "poison"), whether the witch is alive and whatever she has left."""
         if n == 1:
             yield from self.identify(Role.WITCH)
         witch = self.acting(Role.WITCH)
-        if witch is None:
-            return
         saved = False
-        if self.s.antidote:
+        if witch is not None and self.s.antidote:
             victim = self.s.tonight.victim
             if self.rules.magician_witch_sees == "swapped":
                 victim = land(self.s, victim)
@@ -211,7 +211,8 @@ class Night(ModernSteps):
                                                 info={"victim": victim})
                 if saved:
                     self.emit(ev.WitchSaved(victim))
-        if self.s.poison and not (saved and self.rules.witch_one_potion_per_night):
+        self.emit(ev.StepAsked("witch", "poison", n))
+        if witch is not None and self.s.poison and not (saved and self.rules.witch_one_potion_per_night):
             target = yield from self.ask_one("witch.poison", self.living(), True, role=Role.WITCH, actor=witch,
                                              secret=True)
             if target is not None:
@@ -221,13 +222,13 @@ class Night(ModernSteps):
         if n == 1:
             yield from self.identify(Role.SEER)
         seer = self.acting(Role.SEER)
-        if seer is None:
-            return
-        target = yield from self.ask_one("seer.check", self.living(but=seer), False, role=Role.SEER, actor=seer,
-                                         secret=True)
-        landed = land(self.s, target)  # the 魔术师's swap: the seer gets the other seat's result
-        assert landed is not None
-        self.emit(ev.SeerChecked(target, self.seer_result(landed)))
+        if seer is not None:
+            target = yield from self.ask_one("seer.check", self.living(but=seer), False, role=Role.SEER,
+                                             actor=seer, secret=True)
+            landed = land(self.s, target)  # the 魔术师's swap: the seer gets the other seat's result
+            assert landed is not None
+            self.emit(ev.SeerChecked(target, self.seer_result(landed)))
+        self.emit(ev.StepAsked("seer", "result", n))  # 他的身份是这个: after the host answered, every night
 
     def step_raven(self, n: int) -> Flowing:
         if n == 1:

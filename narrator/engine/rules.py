@@ -111,6 +111,8 @@ class Rules:
     demon: Literal["pandakill", "offline"] = "pandakill"
     spirit_knight_reflects: Literal["once", "always"] = "once"
     end_at_once: bool = False  # the game ends the moment a camp has won, pending shots and badges skipped
+    # --- script (issue 6) ---
+    vote_call: Literal["hands", "countdown"] = "hands"  # 请举手投票, or 三，二，一，请出手 before a vote
 
     def with_overrides(self, overrides: dict[str, Any]) -> Rules:
         """These rules with some switches changed; unknown switches or values raise SetupError."""
@@ -142,6 +144,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "half_blood_counts_as": ("folk", "none"),
     "demon": ("pandakill", "offline"),
     "spirit_knight_reflects": ("once", "always"),
+    "vote_call": ("hands", "countdown"),
 }
 
 

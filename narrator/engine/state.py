@@ -40,7 +40,7 @@ class State:
     roles: dict[int, Role] = field(default_factory=dict)
     """Seat → the card it plays (identified on night 1; the thief's taken card; a kept thief plays 村民)."""
     alive: set[int] = field(default_factory=set)
-    deaths: dict[int, tuple[str, str]] = field(default_factory=dict)
+    deaths: dict[int, tuple[str, ev.When]] = field(default_factory=dict)
     """Seat → (cause, when)."""
     night: int = 0
     day: int = 0
@@ -357,7 +357,10 @@ def _modern_handlers() -> None:
         _HANDLERS[kind] = _chain(_HANDLERS.get(kind), after)
 
 
-def _chain(first: Callable[[State, Any], None] | None, then: Callable[[State, Any], None]) -> Callable[[State, Any], None]:
+Handler = Callable[[State, Any], None]
+
+
+def _chain(first: Handler | None, then: Handler) -> Handler:
     def both(s: State, e: Any) -> None:
         if first is not None:
             first(s, e)

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from narrator.zh import to_hans
+
 Gap = Literal["", " ", ","]
 """What stood before a character: nothing, whitespace, or punctuation (or the start of the text)."""
 
@@ -46,8 +48,9 @@ _ZH = "零一二三四五六七八九"
 
 
 def to_simplified(text: str) -> str:
-    """Full-width to ASCII, lower case, traditional to simplified: the script every word list is kept in."""
-    return unicodedata.normalize("NFKC", text).lower().translate(_T2S)
+    """Full-width to ASCII, lower case, traditional to simplified (OpenCC): the script every word list is
+    kept in."""
+    return to_hans(unicodedata.normalize("NFKC", text).lower())
 
 
 def clean(text: str) -> tuple[Char, ...]:

@@ -108,12 +108,10 @@ class ModernLines:
         key = "self_exploded.blood_moon" if s.roles.get(e.seat) is Role.BLOOD_MOON else "self_exploded"
         return [self._ev(key, e)]
 
-    def modern_prompt_key(self, kind: str, info: Any, optional: bool) -> str:
-        """The line a modern prompt is said with: the 机械狼's copied power, an optional dream."""
+    def modern_prompt_values(self, kind: str, info: Any) -> dict[str, Any]:
+        """What a modern prompt's line needs beyond the seat: the card the 机械狼 copied."""
         if kind == "mech_wolf.use":
             power = info["power"]
             assert isinstance(power, Role)
-            return f"mech_wolf.use.{power.value}"
-        if kind == "dreamcatcher.dream" and optional:
-            return "dreamcatcher.dream.optional"
-        return kind
+            return {"role": self._name(power)}
+        return {}

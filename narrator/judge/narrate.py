@@ -16,6 +16,7 @@ from narrator.judge.lines import Line
 from narrator.judge.modern_lines import ModernLines
 from narrator.judge.script import Pieces, Script, Seat, seats
 
+VOTES = frozenset({"sheriff.vote", "vote.exile", "pk.vote"})
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
@@ -60,6 +61,9 @@ class Judge(ModernLines):
             ask = "ask_first.offline" if e.night == 1 else "ask.offline"
         return [self._step(e.step, "open"), self._step(e.step, ask)]
 
+    def _step_asked(self, e: ev.StepAsked, s: State) -> list[Line]:
+        return [self._step(e.step, e.part)]
+
     def _step_closed(self, e: ev.StepClosed, s: State) -> list[Line]:
         return [self._step(e.step, "close")]
 
@@ -100,7 +104,12 @@ class Judge(ModernLines):
         return self._optional("witch_told_victim", e)
 
     def _raven_cursed(self, e: ev.RavenCursed, s: State) -> list[Line]:
-        return self._optional("raven_cursed", e)
+        votes = s.rules.raven_votes  # the curse's real extra votes (house rule), told to the host
+        if e.seat is None:
+            return [self._ev("raven_cursed.none")]
+        if not votes:
+            return [self._ev("raven_cursed.no_votes", e)]
+        return [self._ev("raven_cursed", e, n=self.script.count(votes))]
 
     def _seer_checked(self, e: ev.SeerChecked, s: State) -> list[Line]:
         if e.result is None:
@@ -152,7 +161,7 @@ class Judge(ModernLines):
 
     def _player_died(self, e: ev.PlayerDied, s: State) -> list[Line]:
         out = []
-        if e.when.startswith("day") and e.cause in ("lover", "charm", "elder", "dream"):
+        if e.when.day and e.cause in ("lover", "charm", "elder", "dream"):
             out.append(self._ev(f"player_died.{e.cause}", e))
         role = s.roles.get(e.seat)
         if s.rules.reveal_on_death == "role" and role is not None:
@@ -196,7 +205,8 @@ class Judge(ModernLines):
         return [self._ev(f"no_exile.{e.reason}")]
 
     def _game_ended(self, e: ev.GameEnded, s: State) -> list[Line]:
-        out = [self._ev("game_ended", winner=self.script.camp(e.winner.value))]
+        out = [self._ev("game_ended", winner=self.script.camp(e.winner.value)),
+               self.script.line("terminations", e.termination)]
         for seat, role in e.roles:
             out.append(self._ev("game_ended.role", seat=Seat(seat), role=self.script.role(role.value)))
         return out
@@ -219,5 +229,7 @@ class Judge(ModernLines):
             values["n"] = self.script.number(prompt.min_seats)
         if kind in ("pk.vote", "sheriff.tie"):
             values["seats"] = seats(prompt.seats)
-        key = self.modern_prompt_key(kind, prompt.info, prompt.min_seats == 0)
-        return [self.script.line("prompts", key, **values)]
+        if kind in VOTES and state.rules.vote_call == "countdown":
+            kind += ".countdown"  # 三，二，一，请出手 (house rule `vote_call`)
+        values.update(self.modern_prompt_values(kind, prompt.info))
+        return [self.script.line("prompts", kind, **values)]

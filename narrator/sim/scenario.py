@@ -1,6 +1,7 @@
 """Scenario files: a set-up, the host's words in order, and what must have happened.
 
-    preset: 12人预女猎白            # or roles: {狼人: 4, 村民: 4, ...}
+    preset: 12人预女猎白            # or roles: {狼人: 4, 村民: 4, ...}; names in either script
+    lang: zh-Hant                    # the game's script (default zh-Hans); expectations match in either
     rules: {witch_self_save: first_night}
     seats: [狼人, 村民, 预言家, ...]  # the deal, seat 1..N; omitted: a random deal from `seed`
     seed: 7
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,8 +34,12 @@ from narrator.engine.state import State
 from narrator.hostwords import NotUnderstood, parse
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
+from narrator.judge.script import Script
 from narrator.presets import make_setup
 from narrator.sim.autohost import AutoHost, Deal
+from narrator.sim.checks import check_expectations
+from narrator.sim.expectations import answer_problems, expect_problems
+from narrator.zh import LANGS, holds, lang_named
 
 AUTO_KINDS = ("speech.end", "last_words.end", "thief.cards")
 EXPECT_KEYS = {
@@ -55,6 +60,8 @@ class Scenario:
     answers: list[tuple[str, str, dict[str, Any]]]
     expect: dict[str, Any]
     name: str = ""
+    lang: str | None = None
+    """The game's script from the file's `lang:` (None: not said; the runner then plays zh-Hans)."""
 
     @classmethod
     def load(cls, path: Path) -> Scenario:
@@ -68,9 +75,15 @@ class Scenario:
     def from_dict(cls, data: Any, name: str = "") -> Scenario:
         if not isinstance(data, dict):
             raise ScenarioError("a scenario is a mapping with preset/roles, answers and expect")
-        unknown = set(data) - {"preset", "roles", "rules", "seats", "seed", "answers", "expect", "title", "notes"}
+        keys = {"preset", "roles", "rules", "seats", "seed", "answers", "expect", "title", "notes", "lang"}
+        unknown = set(data) - keys
         if unknown:
             raise ScenarioError(f"unknown scenario keys: {', '.join(sorted(unknown))}")
+        for key, kind, example in (("preset", str, "12人预女猎白"), ("rules", dict, "{sheriff: false}"),
+                                   ("seed", int, "7"), ("answers", list, "[[wolves.kill, 七号]]")):
+            value = data.get(key)
+            if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+                raise ScenarioError(f"{key} must look like `{key}: {example}`, not {value!r}")
         try:
             setup = make_setup(data.get("preset"), data.get("roles"), data.get("rules"))
         except SetupError as exc:
@@ -88,7 +101,16 @@ class Scenario:
         expect = data.get("expect") or {}
         if not isinstance(expect, dict) or set(expect) - EXPECT_KEYS:
             raise ScenarioError(f"expect takes: {', '.join(sorted(EXPECT_KEYS))}")
-        return cls(setup, deal, seed, answers, expect, name)
+        problems = [*answer_problems(a[0] for a in answers), *expect_problems(expect, setup.players)]
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise ScenarioError(problems[0] + more)
+        lang = None
+        if data.get("lang") is not None:
+            lang = lang_named(str(data["lang"]))
+            if lang is None:
+                raise ScenarioError(f"lang: {data['lang']!r} is not a script; choose one of {', '.join(LANGS)}")
+        return cls(setup, deal, seed, answers, expect, name, lang)
 
 
 def _deal(setup: Setup, seats: Any, seed: int) -> Deal:
@@ -120,12 +142,32 @@ class Output:
 @dataclass
 class Run:
     scenario: Scenario
-    judge: Judge = field(default_factory=Judge)
+    judge: Judge | None = None
+    """The judge, in the game's script; None: one speaking the scenario's `lang` (else zh-Hans)."""
     on_line: Callable[[Line], None] | None = None
     on_record: Callable[[dict[str, Any]], None] | None = None
     on_wait: Callable[[str], None] | None = None
     """Called with the prompt kind once the judge has said its lines and waits for the host."""
+    on_answer: Callable[[str, str | None, Answer | None], None] | None = None
+    """Called as the host answers: (prompt kind, the scenario's words, None), or (kind, None, the answer) when
+    the runner answers from the deal itself (identification, the thief's cards, 过)."""
     out: Output = field(default_factory=Output)
+    answer_no: int = 0
+    """The number (from 1, in the file) of the answer being handled: errors about an answer name it."""
+
+    def __post_init__(self) -> None:
+        if self.judge is None:
+            self.judge = Judge(Script(self.scenario.lang or "zh-Hans"))
+
+    @property
+    def said_by(self) -> Judge:
+        assert self.judge is not None
+        return self.judge
+
+    @property
+    def lang(self) -> str:
+        """The game's script: the judge's."""
+        return self.said_by.script.lang
 
     def emit_line(self, line: Line) -> None:
         if not line.text:
@@ -145,12 +187,13 @@ class Run:
     def refused(self, kind: str, words: str, refusal: Refusal, wanted: object, understood: bool) -> Output | None:
         """The judge tells the host why `words` were not taken; a failure unless the scenario expected it
         (`wanted`: the refusal's code, or part of its line in the game's script)."""
-        line = self.judge.script.refusal(refusal)
+        line = self.said_by.script.refusal(refusal)
         if wanted is None:
             how = "was refused" if understood else "cannot be understood"
-            return self.fail(2, f"{kind}: {words!r} {how} ({refusal.code}): {line.text}")
-        if str(wanted) != refusal.code and str(wanted) not in line.text:
-            return self.fail(1, f"{kind}: refused for {line.text!r} ({refusal.code}), expected {wanted!r}")
+            return self.fail(2, f"answer {self.answer_no} ({kind}): {words!r} {how} ({refusal.code}): {line.text}")
+        if str(wanted) != refusal.code and not holds(line.text, str(wanted), self.lang):
+            return self.fail(1, f"answer {self.answer_no} ({kind}): refused for {line.text!r} ({refusal.code}), "
+                             f"expected {wanted!r}")
         self.emit_line(line)
         self.record({"event": "refused", "kind": kind, "code": refusal.code, "reason": line.text})
         return None
@@ -163,23 +206,27 @@ class Run:
         seen = 0
         queue = iter(sc.answers)
         pending = next(queue, None)
+        number = 1  # pending's number in the file
         while True:
             for event in game.journal[seen:]:
                 shadow.apply(event)
-                for line in self.judge.event_lines(event, shadow):
+                for line in self.said_by.event_lines(event, shadow):
                     self.emit_line(line)
                 self.record(event_record(event))
             seen = len(game.journal)
             prompt = game.prompt
             if prompt is None:
                 break
-            for line in self.judge.prompt_lines(prompt, shadow):
+            for line in self.said_by.prompt_lines(prompt, shadow):
                 self.emit_line(line)
             if self.on_wait:
                 self.on_wait(prompt.kind)
             if pending is not None and pending[0] == prompt.kind:
                 kind, words, extra = pending
                 pending = next(queue, None)
+                self.answer_no, number = number, number + 1
+                if self.on_answer:
+                    self.on_answer(kind, words, None)
                 wanted = extra.get("refused")
                 try:
                     answer: Answer = parse(words, prompt.accepts)
@@ -196,21 +243,25 @@ class Run:
                     if failed is not None:
                         return failed
                 elif wanted is not None:
-                    return self.fail(1, f"{kind}: {words!r} was accepted, expected it refused ({wanted})")
+                    return self.fail(1, f"answer {self.answer_no} ({kind}): {words!r} was accepted, "
+                                     f"expected it refused ({wanted})")
                 self._track_thief(host, answer, game)
                 continue
             auto = self.auto_answer(host, game)
             if auto is not None:
+                if self.on_answer:
+                    self.on_answer(prompt.kind, None, auto)
                 game.answer(auto)
                 continue
             if pending is not None:
-                return self.fail(2, f"the scenario answers {pending[0]}, but the game asks {prompt.kind}")
+                return self.fail(2, f"answer {number}: the scenario answers {pending[0]}, but the game asks "
+                                 f"{prompt.kind}")
             if sc.expect.get("awaiting") == prompt.kind:
                 return self.check(game)
             self.record({"event": "awaiting", "kind": prompt.kind})
             return self.fail(3, f"answers ran out; the game asks {prompt.kind}")
         if pending is not None:
-            return self.fail(2, f"the game ended but answers remain, next: {pending[0]}")
+            return self.fail(2, f"the game ended but answers remain, from answer {number} ({pending[0]})")
         return self.check(game)
 
     def auto_answer(self, host: AutoHost, game: Game) -> Answer | None:
@@ -233,67 +284,18 @@ class Run:
         return self.out
 
     def check(self, game: Game) -> Output:
-        problems = list(check_expectations(self.scenario.expect, game, self.out.lines))
+        problems = list(check_expectations(self.scenario.expect, game, self.out.lines, self.lang))
         if problems:
             return self.fail(1, "; ".join(problems))
         return self.out
 
 
-def check_expectations(expect: dict[str, Any], game: Game, lines: list[Line]) -> Iterator[str]:
-    s = game.state
-    if "winner" in expect:
-        got = s.winner.value if s.winner else None
-        if got != expect["winner"]:
-            yield f"winner: expected {expect['winner']}, got {got}"
-    if "deaths" in expect:
-        by_when: dict[str, list[int]] = {}
-        for seat, (_, when) in s.deaths.items():
-            by_when.setdefault(when, []).append(seat)
-        for when, seats in (expect["deaths"] or {}).items():
-            got_seats = sorted(by_when.get(str(when), []))
-            if got_seats != sorted(seats or []):
-                yield f"deaths {when}: expected {sorted(seats or [])}, got {got_seats}"
-    if "steps" in expect:
-        called: dict[str, list[str]] = {}
-        for event in game.journal:
-            if isinstance(event, ev.StepOpened):
-                called.setdefault(f"night{event.night}", []).append(event.step)
-        for when, steps in (expect["steps"] or {}).items():
-            if called.get(str(when), []) != list(steps or []):
-                yield f"steps {when}: expected {list(steps or [])}, got {called.get(str(when), [])}"
-    if "alive" in expect and sorted(s.alive) != sorted(expect["alive"]):
-        yield f"alive: expected {sorted(expect['alive'])}, got {sorted(s.alive)}"
-    if "sheriff" in expect and s.sheriff != expect["sheriff"]:
-        yield f"sheriff: expected {expect['sheriff']}, got {s.sheriff}"
-    public = [x.text for x in lines if x.to == "all"]
-    private = [x.text for x in lines if x.to == "host"]
-    for text in expect.get("says") or []:
-        if not any(text in t for t in public):
-            yield f"the judge never said {text!r} to the table"
-    at = 0
-    for text in expect.get("says_in_order") or []:
-        found = next((i for i in range(at, len(public)) if text in public[i]), None)
-        if found is None:
-            yield f"the judge did not say {text!r} after the lines before it in says_in_order"
-            break
-        at = found + 1
-    for text in expect.get("never_says") or []:
-        if any(text in t for t in public):
-            yield f"the judge said {text!r} to the table"
-    for text in expect.get("lines_to_host") or []:
-        if not any(text in t for t in private):
-            yield f"the host never heard {text!r}"
-    for text in expect.get("never_to_host") or []:
-        if any(text in t for t in private):
-            yield f"the host heard {text!r}"
-
-
 def event_record(event: ev.Event) -> dict[str, Any]:
     """An event as one JSON-able object: "died" and "game_over" by name, the rest by their snake name."""
     if isinstance(event, ev.PlayerDied):
-        return {"event": "died", "seat": event.seat, "cause": event.cause, "when": event.when}
+        return {"event": "died", "seat": event.seat, "cause": event.cause, "when": str(event.when)}
     if isinstance(event, ev.GameEnded):
-        return {"event": "game_over", "winner": event.winner.value,
+        return {"event": "game_over", "winner": event.winner.value, "termination": event.termination,
                 "roles": {str(seat): role.value for seat, role in event.roles}}
     from narrator.judge.narrate import event_key
 
