@@ -46,6 +46,11 @@ class FlowBase:
         self._refuse_explode = partial(refuse_explode, state)
         self._refuse_speech = partial(refuse_speech, state)
         self.night_steps = setup.steps()
+        deck = setup.deck
+        # --- modern roles: skip their bookkeeping in decks without them (hot in random-game runs) ---
+        self.lone_in_deck = Role.GARGOYLE in deck or Role.MECH_WOLF in deck or (
+            Role.DEMON in deck and setup.rules.demon == "offline")
+        self.dream_in_deck = Role.DREAMCATCHER in deck
 
     def when(self) -> ev.When:
         s = self.s
@@ -98,10 +103,11 @@ class FlowBase:
                 prompt = Prompt(kind, accepts, None, seat, (), 0, 0, False, {}, self._refuse_explode)
             self._speeches[seat, kind, explode, duel] = prompt
         answer = yield prompt
-        if isinstance(answer, SelfExplode):
-            return answer.seat
-        if isinstance(answer, Duel):
-            return answer
+        if type(answer) is not Pass:
+            if isinstance(answer, SelfExplode):
+                return answer.seat
+            if isinstance(answer, Duel):
+                return answer
         self.emit(ev.SpeechEnded(seat, last_words=kind == "last_words.end"))
         return None
 

@@ -31,8 +31,8 @@ class Deaths(FlowBase):
             other = s.lovers[1] if s.lovers[0] == seat else s.lovers[0]
             if other not in own and not (at_night and night_immune(s, other)):
                 self.die(other, "lover", when, batch, own)
-        sleepwalker = land(s, s.tonight.dreamed)
-        if (role is Role.DREAMCATCHER and sleepwalker is not None and sleepwalker not in own
+        sleepwalker = land(s, s.tonight.dreamed) if role is Role.DREAMCATCHER else None
+        if (sleepwalker is not None and sleepwalker not in own
                 and (at_night or self.rules.dream_link_by_day) and not (at_night and night_immune(s, sleepwalker))):
             self.die(sleepwalker, "dream", when, batch, own)
         if seat == s.model and not s.wild_turned and s.has_power(Role.WILD_CHILD):
@@ -64,6 +64,8 @@ class Deaths(FlowBase):
         for _ in range(2):  # a lover and the 摄梦人's sleepwalker may follow each other
             if s.lovers is not None and dead & set(s.lovers):
                 dead |= {x for x in s.lovers if not night_immune(s, x)}
+            if not self.dream_in_deck:
+                continue
             catcher, sleepwalker = s.seat_of(Role.DREAMCATCHER), land(s, s.tonight.dreamed)
             if catcher in dead and sleepwalker is not None and not night_immune(s, sleepwalker):
                 dead.add(sleepwalker)

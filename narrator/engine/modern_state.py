@@ -31,8 +31,10 @@ def swap_now(s: State) -> tuple[int, int] | None:
 
 def land(s: State, seat: int | None) -> int | None:
     """Where a night action aimed at `seat` lands: the other seat of tonight's swap, else `seat`."""
+    if seat is None or s.tonight.swap is None:
+        return seat
     swap = swap_now(s)
-    if seat is None or swap is None:
+    if swap is None:
         return seat
     a, b = swap
     return b if seat == a else a if seat == b else seat

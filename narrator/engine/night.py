@@ -31,7 +31,8 @@ class Night(ModernSteps):
                 yield from handler(n)
             elif n == 1:
                 yield from self.identify(STEP_CARD[step])
-            self.tell_blocked(step)  # after the step's identification, so the card is known
+            if self.s.tonight.feared is not None or self.s.sealed_night == n:
+                self.tell_blocked(step)  # after the step's identification, so the card is known
             self.emit(ev.StepClosed(step, n))
         if n == 1:
             rest = tuple(x for x in range(1, self.s.players + 1) if x not in self.s.roles)
@@ -143,20 +144,23 @@ class Night(ModernSteps):
     def step_wolves(self, n: int) -> Flowing:
         s = self.s
         if n == 1:
+            deck = self.setup.deck
             for role in PACK_IDENTIFIED:
-                yield from self.identify(role)
-            if self.rules.demon == "pandakill":
+                if role in deck:
+                    yield from self.identify(role)
+            if self.rules.demon == "pandakill" and Role.DEMON in deck:
                 yield from self.identify(Role.DEMON)
-        wolves = tuple(x for x in sorted(s.alive) if s.is_wolf(x))
-        if not wolves:
+        if not any(s.is_wolf(x) for x in s.alive):
             return
-        pack = pack_alive(s)
-        if not pack and not s.knife_told:
-            self.emit(ev.KnifeInherited(wolves))  # 石像鬼 / 机械狼 / the offline 恶魔 now hold the knife
         feared = s.tonight.feared
-        if feared is not None and (feared in pack or (not pack and wolves == (feared,))):
-            self.emit(ev.KillBlocked())  # night 1: the 梦魇 feared a wolf he did not know yet
-            return
+        if self.lone_in_deck or feared is not None:
+            wolves = tuple(x for x in sorted(s.alive) if s.is_wolf(x))
+            pack = pack_alive(s)
+            if not pack and not s.knife_told:
+                self.emit(ev.KnifeInherited(wolves))  # 石像鬼 / 机械狼 / the offline 恶魔 now hold the knife
+            if feared is not None and (feared in pack or (not pack and wolves == (feared,))):
+                self.emit(ev.KillBlocked())  # night 1: the 梦魇 feared a wolf he did not know yet
+                return
 
         def check(answer: Answer) -> Refusal | None:
             assert isinstance(answer, Seats)
