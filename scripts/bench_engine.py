@@ -37,7 +37,7 @@ from narrator.journal import FileStore
 from narrator.presets import make_setup
 from narrator.sim.autohost import play_random
 
-DEFAULT_PRESETS = ("12人预女猎白", "12人白狼王守卫")
+DEFAULT_PRESETS = ("12人预女猎白", "12人白狼王守卫", "12人机械狼通灵师", "12人狼美骑士")
 TARGET = 1000.0  # games per second
 
 

@@ -63,7 +63,8 @@ PRESETS = preset_names()
 GAMES = 30  # per preset and property in the default run
 SLOW_GAMES = 2000  # per preset with -m slow
 MAX_ANSWERS = 5000
-DEATH_SKILLS = frozenset({"hunter.shoot", "wolf_king.take", "badge.pass", "last_words.end", "scapegoat.voters"})
+DEATH_SKILLS = frozenset({"hunter.shoot", "wolf_king.take", "badge.pass", "last_words.end", "scapegoat.voters",
+                          "black_wolf_king.shoot", "mech_wolf.shoot"})
 
 # ---- one game, checked as it is played --------------------------------------------------------------
 
@@ -152,7 +153,7 @@ def prompt_faults(p: Prompt, s: State, step: str | None) -> list[str]:
     out: list[str] = []
     if p.actor is not None:
         alive = p.actor in s.alive
-        if p.kind in DEATH_SKILLS and alive:
+        if p.kind in DEATH_SKILLS and alive and p.actor != s.lingering:  # the exiled last 血月使徒's last words
             out.append(f"{where}: a death skill for living seat {p.actor}")
         if p.kind not in DEATH_SKILLS and not alive:
             out.append(f"{where}: asked of dead seat {p.actor}")

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from narrator.engine import events as ev
-from narrator.engine.answers import Answer, Ballots, Seats, SelfExplode, VoteResult
+from narrator.engine.answers import Answer, Ballots, Duel, Seats, SelfExplode, VoteResult
 from narrator.engine.base import Flowing, GameOver
 from narrator.engine.day import Day
 from narrator.engine.night import Night
@@ -164,4 +164,6 @@ def named_seats(answer: Answer) -> tuple[int, ...]:
         return answer.tied if answer.out is None else (answer.out,)
     if isinstance(answer, Ballots):
         return tuple(x for pair in answer.votes for x in pair)
+    if isinstance(answer, Duel):
+        return (answer.knight, answer.target)
     return ()

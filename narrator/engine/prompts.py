@@ -11,6 +11,7 @@ from narrator.engine.answers import (
     Ballots,
     Cards,
     Direction,
+    Duel,
     Pass,
     Seats,
     SelfExplode,
@@ -33,6 +34,7 @@ ANSWER_SLUGS: dict[type, str] = {
     Ballots: "ballots",
     VoteResult: "vote_result",
     Direction: "direction",
+    Duel: "duel",
 }
 """Each answer type's slug: the script says it as `names.answers.<slug>` ("座位号", "过" …)."""
 

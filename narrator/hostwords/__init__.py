@@ -31,6 +31,7 @@ from narrator.engine.answers import (
     Ballots,
     Cards,
     Direction,
+    Duel,
     Pass,
     Seats,
     SelfExplode,
@@ -44,7 +45,7 @@ from narrator.numbers import chinese_number
 
 from . import _lexicon as lex
 from ._errors import Ambiguous, NotUnderstood, Unlike
-from ._numeric import MAX_SEAT, read_ballots, read_seats, read_self_explode, read_vote_result
+from ._numeric import MAX_SEAT, read_ballots, read_duel, read_seats, read_self_explode, read_vote_result
 from ._text import Char, clean
 from ._verbal import read_cards, read_direction, read_pass, read_take_card, read_yesno
 
@@ -63,8 +64,9 @@ _READERS: dict[type, tuple[Reader, lex.Lexicon]] = {
     Ballots: (read_ballots, lex.BALLOTS),
     VoteResult: (read_vote_result, lex.VOTE_RESULT),
     Direction: (read_direction, lex.DIRECTION),
+    Duel: (read_duel, lex.DUEL),
 }
-_SEATED = (Seats, SelfExplode, Ballots, VoteResult)
+_SEATED = (Seats, SelfExplode, Ballots, VoteResult, Duel)
 
 
 def _kinds(accepts: Iterable[type]) -> list[type]:

@@ -12,6 +12,7 @@ from narrator.engine.answers import (
     Ballots,
     Cards,
     Direction,
+    Duel,
     Pass,
     Seats,
     SelfExplode,
@@ -57,6 +58,7 @@ class AutoHost:
     deal: Deal
     rng: random.Random
     explode_chance: float = 0.01
+    duel_chance: float = 0.02
     held: dict[int, Role] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -73,6 +75,12 @@ class AutoHost:
                 wolves = [s for s in game.state.alive if game.state.is_wolf(s)]
                 if wolves:
                     return SelfExplode(rng.choice(wolves))
+            if Duel in accepts and rng.random() < self.duel_chance:
+                # the living knight (or, now and then, someone who is not: the judge refuses it)
+                alive = sorted(game.state.alive)
+                knights = [s for s in alive if self.held.get(s) is Role.KNIGHT]
+                knight = knights[0] if knights and rng.random() < 0.9 else rng.choice(alive)
+                return Duel(knight, rng.choice(alive))
             return Pass()
         kind = prompt.kind
         if kind.endswith(".identify") and prompt.role is not None:
