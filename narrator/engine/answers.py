@@ -77,4 +77,12 @@ class Direction:
     side: Literal["left", "right"]
 
 
-Answer = Seats | YesNo | Pass | SelfExplode | Cards | TakeCard | Ballots | VoteResult | Direction
+@dataclass(frozen=True, slots=True)
+class Duel:
+    """N号决斗M号: the knight reveals himself during a day speech and duels a living player."""
+
+    knight: int
+    target: int
+
+
+Answer = Seats | YesNo | Pass | SelfExplode | Cards | TakeCard | Ballots | VoteResult | Direction | Duel

@@ -8,10 +8,10 @@ from functools import partial
 from typing import Any
 
 from narrator.engine import events as ev
-from narrator.engine.answers import Answer, Pass, Seats, SelfExplode, YesNo
+from narrator.engine.answers import Answer, Duel, Pass, Seats, SelfExplode, YesNo
 from narrator.engine.prompts import Check, Prompt
 from narrator.engine.refusals import Refusal, refuse
-from narrator.engine.roles import Role
+from narrator.engine.roles import NO_EXPLODE, Role
 from narrator.engine.rules import Setup
 from narrator.engine.state import State
 
@@ -22,6 +22,8 @@ SEATS = frozenset({Seats})
 YES_NO = frozenset({YesNo})
 SPEECH = frozenset({Pass})
 SPEECH_OR_EXPLODE = frozenset({Pass, SelfExplode})
+SPEECH_OR_DUEL = frozenset({Pass, Duel})
+SPEECH_EXPLODE_OR_DUEL = frozenset({Pass, SelfExplode, Duel})
 
 
 class GameOver(Exception):
@@ -38,11 +40,17 @@ class FlowBase:
         self.rng = random.Random(seed)
         self.emit: Callable[[ev.Event], None] = emit
         """Record an event: append it to the journal and fold it into the state."""
-        self._speeches: dict[tuple[int, str, bool], Prompt] = {}
+        self._speeches: dict[tuple[int, str, bool, bool], Prompt] = {}
         # The cached speech prompts' check refers to the state, not to this flow: a finished game then holds
         # no reference cycle and is freed by reference counting, not left to the cyclic garbage collector.
         self._refuse_explode = partial(refuse_explode, state)
+        self._refuse_speech = partial(refuse_speech, state)
         self.night_steps = setup.steps()
+        deck = setup.deck
+        # --- modern roles: skip their bookkeeping in decks without them (hot in random-game runs) ---
+        self.lone_in_deck = Role.GARGOYLE in deck or Role.MECH_WOLF in deck or (
+            Role.DEMON in deck and setup.rules.demon == "offline")
+        self.dream_in_deck = Role.DREAMCATCHER in deck
 
     def when(self) -> ev.When:
         s = self.s
@@ -81,16 +89,25 @@ class FlowBase:
     def living(self, *, but: int | None = None) -> tuple[int, ...]:
         return tuple([x for x in sorted(self.s.alive) if x != but])
 
-    def speech(self, seat: int, kind: str = "speech.end", explode: bool = True) -> Flowing:
-        """One speech; returns the seat of a wolf who exploded during it, else None."""
-        prompt = self._speeches.get((seat, kind, explode))
+    def speech(self, seat: int, kind: str = "speech.end", explode: bool = True, duel: bool = False) -> Flowing:
+        """One speech; returns the seat of a wolf who exploded during it, the knight's Duel (`duel`: a day
+        speech in a deck with a 骑士), else None."""
+        prompt = self._speeches.get((seat, kind, explode, duel))
         if prompt is None:  # a prompt is a value: each seat's speech prompt is built once a game
-            accepts = SPEECH_OR_EXPLODE if explode and self.rules.self_explode else SPEECH
-            prompt = Prompt(kind, accepts, None, seat, (), 0, 0, False, {}, self._refuse_explode)
-            self._speeches[seat, kind, explode] = prompt
+            can_explode = explode and self.rules.self_explode
+            if duel:
+                accepts = SPEECH_EXPLODE_OR_DUEL if can_explode else SPEECH_OR_DUEL
+                prompt = Prompt(kind, accepts, None, seat, (), 0, 0, False, {}, self._refuse_speech)
+            else:
+                accepts = SPEECH_OR_EXPLODE if can_explode else SPEECH
+                prompt = Prompt(kind, accepts, None, seat, (), 0, 0, False, {}, self._refuse_explode)
+            self._speeches[seat, kind, explode, duel] = prompt
         answer = yield prompt
-        if isinstance(answer, SelfExplode):
-            return answer.seat
+        if type(answer) is not Pass:
+            if isinstance(answer, SelfExplode):
+                return answer.seat
+            if isinstance(answer, Duel):
+                return answer
         self.emit(ev.SpeechEnded(seat, last_words=kind == "last_words.end"))
         return None
 
@@ -104,6 +121,27 @@ def refuse_explode(s: State, answer: Answer) -> Refusal | None:
         return refuse("explode.not_alive", seat=seat)
     if not s.is_wolf(seat):
         return refuse("explode.not_wolf", seat=seat)
-    if s.roles.get(seat) is Role.WOLF_BEAUTY:
+    role = s.roles.get(seat)
+    if role is Role.WOLF_BEAUTY:
         return refuse("explode.wolf_beauty")
+    if role in NO_EXPLODE:  # 石像鬼, 机械狼, 恶魔, 恶灵骑士
+        return refuse("explode.cannot", seat=seat)
+    return None
+
+
+def refuse_speech(s: State, answer: Answer) -> Refusal | None:
+    """A day speech in a deck with a 骑士: a self-explosion, or "N号决斗M号" (once, by the living knight)."""
+    if not isinstance(answer, Duel):
+        return refuse_explode(s, answer)
+    knight, target = answer.knight, answer.target
+    if knight not in s.alive or s.roles.get(knight) is not Role.KNIGHT:
+        return refuse("knight.not_knight", seat=knight)
+    if s.knight_used:
+        return refuse("knight.used")
+    if not s.has_power(Role.KNIGHT):
+        return refuse("knight.no_power")
+    if target == knight:
+        return refuse("knight.self")
+    if target not in s.alive:
+        return refuse("seat.dead", seat=target)
     return None

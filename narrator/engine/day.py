@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from narrator.engine import events as ev
-from narrator.engine.answers import Direction, YesNo
+from narrator.engine.answers import Direction, Duel, YesNo
 from narrator.engine.base import Flowing
 from narrator.engine.deaths import Deaths
 from narrator.engine.prompts import Prompt
@@ -127,14 +127,29 @@ class Day(Deaths, Votes):
             start = (s.last_death % s.players) + 1 if s.last_death else 1
             order = tuple(sorted(living, key=lambda x: (x - start) % s.players))
         self.emit(ev.SpeechesOrdered(order, direction))
+        duel = Role.KNIGHT in self.setup.deck  # "N号决斗M号" may end any day speech (never the election or a PK)
         for seat in order:
             if seat not in s.alive:
                 continue
-            wolf = yield from self.speech(seat)
-            if wolf is not None:
-                yield from self.explode(wolf)
+            said = yield from self.speech(seat, duel=duel)
+            if isinstance(said, Duel):
+                ended = yield from self.duel(said)
+                if ended:
+                    return True
+                continue  # the knight died: the speeches resume with the next speaker
+            if said is not None:
+                yield from self.explode(said)
                 return True
         return False
+
+    def duel(self, duel: Duel) -> Flowing:
+        """骑士: a wolf dies and the day ends at once (True); a good player means the knight dies."""
+        wolf = self.s.is_wolf(duel.target)  # what the 预言家 would see: 混血儿 shows 好人
+        self.emit(ev.KnightDueled(duel.knight, duel.target, wolf))
+        loser = duel.target if wolf else duel.knight
+        batch = yield from self.resolve([(loser, "duel")], ev.When("day", self.s.day))
+        yield from self.last_words(batch)
+        return wolf
 
     def explode(self, wolf: int) -> Flowing:
         self.emit(ev.SelfExploded(wolf))
@@ -153,6 +168,15 @@ class Day(Deaths, Votes):
             goat = s.living_seat_of(Role.SCAPEGOAT)
             if goat is not None and s.has_power(Role.SCAPEGOAT):
                 yield from self.scapegoat(goat)
+                return
+            sheriff = s.sheriff if s.sheriff in s.alive else None
+            if self.rules.exile_tie == "sheriff_decides" and sheriff is not None:
+                chosen = yield from self.ask_one("sheriff.tie", seats, True, actor=sheriff)
+                self.emit(ev.SheriffDecidedTie(sheriff, chosen))
+                if chosen is None:
+                    self.emit(ev.NoExile("sheriff"))
+                    return
+                yield from self.exiled(chosen)
                 return
             if self.rules.exile_tie == "none":
                 self.emit(ev.NoExile("tie"))
@@ -181,6 +205,12 @@ class Day(Deaths, Votes):
             if answer.yes:
                 self.emit(ev.IdiotRevealed(seat))
                 return
+        if s.roles.get(seat) is Role.BLOOD_MOON and not any(s.is_wolf(x) for x in s.alive if x != seat):
+            # The last wolf: he stays until the next dawn, names that night's kill, then dies with its deaths.
+            self.emit(ev.BloodMoonLingers(seat))
+            if self.has_last_words(seat, "exile", ev.When("day", s.day)):
+                yield from self.speech(seat, "last_words.end", explode=False)
+            return
         batch = yield from self.resolve([(seat, "exile")], ev.When("day", s.day))
         yield from self.last_words(batch)
 

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from narrator.engine import events as ev
 from narrator.engine.base import FlowBase, Flowing, GameOver
+from narrator.engine.dawn import HUNTER_CAUSES, KING_CAUSES
 from narrator.engine.events import Cause, Termination, When
+from narrator.engine.modern_state import land, mech_power, night_immune
 from narrator.engine.roles import Camp, Role
 from narrator.engine.win import outcome
 
-HUNTER_CAUSES = {
-    "wolves_or_exile": frozenset({"wolves", "exile", "taken"}),
-    "any_death": frozenset({"wolves", "exile", "taken", "shot", "scapegoat", "charm", "elder"}),
-}
 VILLAGE_KILLS = frozenset({"poison", "shot", "exile"})
 
 
@@ -28,17 +26,24 @@ class Deaths(FlowBase):
         batch.append((seat, cause))
         s = self.s
         role = s.roles.get(seat)
+        at_night = when.night
         if s.lovers is not None and seat in s.lovers:
             other = s.lovers[1] if s.lovers[0] == seat else s.lovers[0]
-            if other not in own:
+            if other not in own and not (at_night and night_immune(s, other)):
                 self.die(other, "lover", when, batch, own)
+        sleepwalker = land(s, s.tonight.dreamed) if role is Role.DREAMCATCHER else None
+        if (sleepwalker is not None and sleepwalker not in own
+                and (at_night or self.rules.dream_link_by_day) and not (at_night and night_immune(s, sleepwalker))):
+            self.die(sleepwalker, "dream", when, batch, own)
         if seat == s.model and not s.wild_turned and s.has_power(Role.WILD_CHILD):
             # Turning is the wild child's power: after the village lost its powers he stays good.
             child = s.living_seat_of(Role.WILD_CHILD)
             if child is not None:
                 self.emit(ev.WildChildTurned(child))
         charmed = s.beauty_charm
-        if role is Role.WOLF_BEAUTY and when.day and charmed is not None and charmed not in own:
+        silenced = cause == "duel" and self.rules.knight_duel_silences  # a dueled 狼美人 takes nobody
+        if (role is Role.WOLF_BEAUTY and when.day and charmed is not None and charmed not in own
+                and not silenced):
             self.die(charmed, "charm", when, batch, own)
         if role is Role.ELDER and cause in VILLAGE_KILLS and not s.powers_lost:
             self.emit(ev.VillagePowersLost(seat))
@@ -56,8 +61,15 @@ class Deaths(FlowBase):
             elder_killed = s.roles.get(seat) is Role.ELDER and cause in VILLAGE_KILLS and not s.powers_lost
             if elder_killed and self.rules.elder_takes_idiot and s.idiot_revealed and idiot is not None:
                 dead.add(idiot)
-        if s.lovers is not None and dead & set(s.lovers):
-            dead |= set(s.lovers)
+        for _ in range(2):  # a lover and the 摄梦人's sleepwalker may follow each other
+            if s.lovers is not None and dead & set(s.lovers):
+                dead |= {x for x in s.lovers if not night_immune(s, x)}
+            if not self.dream_in_deck:
+                continue
+            catcher, sleepwalker = s.seat_of(Role.DREAMCATCHER), land(s, s.tonight.dreamed)
+            if catcher in dead and sleepwalker is not None and not night_immune(s, sleepwalker):
+                dead.add(sleepwalker)
+        dead.discard(s.lingering or 0)  # the exiled 血月使徒 was announced when he was exiled
         return tuple(sorted(dead & s.alive))
 
     def resolve(self, first: list[tuple[int, Cause]], when: When) -> Flowing:
@@ -69,6 +81,8 @@ class Deaths(FlowBase):
             self.die(seat, cause, when, batch, own)
         done: set[int] = set()
         while True:
+            if self.rules.end_at_once:
+                self.check_win()  # the game ends at once: pending shots and badge passes are skipped
             todo = sorted(x for x, _ in batch if x not in done)
             if not todo:
                 break
@@ -86,11 +100,19 @@ class Deaths(FlowBase):
         role = s.roles.get(seat)
         if cause != "explode":  # a self-explosion is public; a white wolf king's take is called by name
             self.emit(ev.SkillCalled(seat))
-        if role is Role.HUNTER and s.has_power(Role.HUNTER) and cause in HUNTER_CAUSES[self.rules.hunter_shoots_on]:
+        if (role is Role.HUNTER and s.has_power(Role.HUNTER) and cause in HUNTER_CAUSES[self.rules.hunter_shoots_on]
+                and not self.shot_blocked(seat, when)):
             target = yield from self.ask_one("hunter.shoot", self.living(), True, role=Role.HUNTER, actor=seat)
             self.emit(ev.HunterShot(seat, target))
             if target is not None:
                 self.die(target, "shot", when, batch)
+        if self.can_fire(seat, role, cause, when):
+            kind = "mech_wolf.shoot" if role is Role.MECH_WOLF else "black_wolf_king.shoot"
+            assert role is not None
+            target = yield from self.ask_one(kind, self.living(), True, role=role, actor=seat)
+            self.emit(ev.KingShot(role, seat, target))
+            if target is not None:
+                self.die(target, "king_shot", when, batch)
         if role is Role.WHITE_WOLF_KING and cause == "explode":
             target = yield from self.ask_one("wolf_king.take", self.living(), True, role=role, actor=seat)
             self.emit(ev.WolfKingTook(seat, target))
@@ -103,6 +125,27 @@ class Deaths(FlowBase):
                 heir = yield from self.ask_one("badge.pass", self.living(), True, actor=seat)
                 self.emit(ev.BadgePassed(seat, heir))
 
+    def shot_blocked(self, seat: int, when: When) -> bool:
+        """A shooter dying on a night he was feared (`fear_blocks_shot`), or a good one on a night a
+        血月使徒's explosion sealed, cannot shoot."""
+        s = self.s
+        tonight = when == When("night", s.night)
+        if tonight and self.rules.fear_blocks_shot and s.tonight.feared == seat:
+            return True
+        return tonight and s.sealed_night == s.night and not s.is_wolf(seat)
+
+    def can_fire(self, seat: int, role: Role | None, cause: Cause, when: When) -> bool:
+        """The 狼王's shot (and a 机械狼 that copied the hunter: the hunter's rules, never on night 1)."""
+        if role is Role.BLACK_WOLF_KING:
+            allowed = KING_CAUSES[self.rules.black_wolf_king_shoots_on]
+        elif role is Role.MECH_WOLF and mech_power(self.s) is Role.HUNTER and when != When("night", 1):
+            allowed = HUNTER_CAUSES[self.rules.hunter_shoots_on]
+        else:
+            return False
+        if cause == "duel":
+            return not self.rules.knight_duel_silences
+        return cause in allowed and not self.shot_blocked(seat, when)
+
     def check_win(self) -> None:
         won = outcome(self.s)
         if won is not None:
@@ -114,8 +157,10 @@ class Deaths(FlowBase):
 
     def has_last_words(self, seat: int, cause: str, when: When) -> bool:
         rule = self.rules.last_words
-        if cause == "explode" or rule == "never":
+        if cause in ("explode", "lingered") or rule == "never":
             return False
+        if cause == "duel" and self.s.is_wolf(seat):
+            return self.rules.duel_wolf_last_words
         if when.night:
             return rule == "always" or when.n == 1
         return True

@@ -12,7 +12,12 @@ from typing import ClassVar, Literal
 from narrator.engine.roles import Camp, Role
 from narrator.engine.rules import Rules
 
-Cause = Literal["wolves", "poison", "shot", "exile", "lover", "explode", "taken", "charm", "scapegoat", "elder"]
+Cause = Literal[
+    "wolves", "poison", "shot", "exile", "lover", "explode", "taken", "charm", "scapegoat", "elder",
+    # --- modern roles: 梦死 / dream link, the 猎魔人's hunt, the 恶灵骑士's reflection, the knight's duel,
+    # the 狼王's shot, the exiled last 血月使徒 dying at the next dawn ---
+    "dream", "hunt", "reflect", "duel", "king_shot", "lingered",
+]  # fmt: skip
 
 Termination = Literal["wolves_dead", "gods_dead", "villagers_dead", "good_dead", "parity", "lovers", "piper"]
 """Why a game ended (GameEnded.termination): every wolf dead (the good side wins); every god, every villager
@@ -354,7 +359,7 @@ class PlayerExiled(Event):
 
 @dataclass(frozen=True, slots=True)
 class NoExile(Event):
-    reason: Literal["tie", "no_votes"]
+    reason: Literal["tie", "no_votes", "sheriff"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,3 +385,188 @@ class GameEnded(Event):
     winner: Camp
     roles: tuple[tuple[int, Role], ...]  # every seat's card, read out at the end
     termination: Termination  # why: the judge says it, the recap shows it
+
+
+# --- modern roles (ROLES-MODERN.md) ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HalfBloodChose(Event):
+    """混血儿: his model (榜样); `camp` is filled at the end of night 1, once every card is known."""
+
+    secret: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class HalfBloodCamp(Event):
+    secret: ClassVar[bool] = True
+    seat: int
+    model: int
+    camp: Camp
+
+
+@dataclass(frozen=True, slots=True)
+class MagicianSwapped(Event):
+    secret: ClassVar[bool] = True
+    seats: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class NightmareFeared(Event):
+    secret: ClassVar[bool] = True
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class FearTold(Event):
+    """At each step of the feared player: "请向N号示意：今晚被恐惧，不能行动"."""
+
+    secret: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SealTold(Event):
+    """After a 血月使徒's explosion, at each good role's step: it asks nothing tonight."""
+
+    secret: ClassVar[bool] = True
+    role: Role
+
+
+@dataclass(frozen=True, slots=True)
+class KillBlocked(Event):
+    """Night 1: the 梦魇 feared a wolf, so the pack cannot kill tonight."""
+
+    secret: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class KnifeInherited(Event):
+    """Every pack wolf is dead: the lone wolf cards (石像鬼, 机械狼, offline 恶魔) now hold the knife."""
+
+    secret: ClassVar[bool] = True
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DreamChosen(Event):
+    secret: ClassVar[bool] = True
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DemonChecked(Event):
+    """`god`: 是神 / 不是神; None when the card is not known yet (the host reads it and signals)."""
+
+    secret: ClassVar[bool] = True
+    seat: int
+    god: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class DemonBriefed(Event):
+    """The offline 恶魔's night-1 briefing: seats by group, as far as the cards are known at his step."""
+
+    secret: ClassVar[bool] = True
+    wolves: tuple[int, ...]
+    gods: tuple[int, ...]
+    folk: tuple[int, ...]
+    unknown: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardChecked(Event):
+    """An exact-card check (通灵师, 石像鬼, 机械狼 learning or copying a check). `result`: a role slug, "good" /
+    "wolf" for a copied seer's camp view, or None: the host shows the card itself."""
+
+    secret: ClassVar[bool] = True
+    role: Role
+    seat: int
+    result: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MechWolfLearned(Event):
+    secret: ClassVar[bool] = True
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MechWolfProtected(Event):
+    secret: ClassVar[bool] = True
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MechWolfPoisoned(Event):
+    secret: ClassVar[bool] = True
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PowerNone(Event):
+    """The 机械狼 copied a card with no night power (or learned nothing): his step asks nothing."""
+
+    secret: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GravekeeperTold(Event):
+    """Yesterday's exiled player's camp (seer's view), or None: nobody was exiled by vote."""
+
+    secret: ClassVar[bool] = True
+    seat: int | None
+    wolf: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class WitcherHunted(Event):
+    secret: ClassVar[bool] = True
+    seat: int | None
+    wolf: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KingShootStatusTold(Event):
+    """The 狼王's (or a 机械狼 that copied the hunter) shoot status, to the host."""
+
+    secret: ClassVar[bool] = True
+    role: Role
+    seat: int
+    can_shoot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class KingShot(Event):
+    """The 狼王 (or a 机械狼 with the hunter's gun) fired on death; said as the hunter's shot is."""
+
+    role: Role
+    shooter: int
+    target: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class KnightDueled(Event):
+    """The knight revealed himself and dueled `target`: a wolf dies (the day ends), else the knight does."""
+
+    knight: int
+    target: int
+    wolf: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BloodMoonLingers(Event):
+    """The exiled 血月使徒 is the last wolf: he stays until the next dawn and names that night's kill."""
+
+    secret: ClassVar[bool] = True
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SheriffDecidedTie(Event):
+    """`exile_tie: sheriff_decides`: the sheriff named one of the tied players (None: nobody)."""
+
+    sheriff: int
+    seat: int | None

@@ -6,15 +6,16 @@ from collections import Counter
 
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Cards, Seats, TakeCard, YesNo
-from narrator.engine.base import FlowBase, Flowing
-from narrator.engine.events import Cause
+from narrator.engine.base import Flowing
+from narrator.engine.modern import ModernSteps
+from narrator.engine.modern_state import land, lone_wolf, pack_alive
 from narrator.engine.prompts import Check, Prompt
 from narrator.engine.refusals import Refusal, refuse
-from narrator.engine.roles import WOLF_CARDS, Role
+from narrator.engine.roles import NO_EXPLODE, PACK_IDENTIFIED, WOLF_CARDS, Role
 from narrator.engine.rules import FIRST_NIGHT_ONLY, STEP_CARD
 
 
-class Night(FlowBase):
+class Night(ModernSteps):
     def night(self, n: int) -> Flowing:
         self.emit(ev.NightFell(n))
         for step in self.night_steps:
@@ -30,41 +31,32 @@ class Night(FlowBase):
                 yield from handler(n)
             elif n == 1:
                 yield from self.identify(STEP_CARD[step])
+            if self.s.tonight.feared is not None or self.s.sealed_night == n:
+                self.tell_blocked(step)  # after the step's identification, so the card is known
             self.emit(ev.StepClosed(step, n))
         if n == 1:
             rest = tuple(x for x in range(1, self.s.players + 1) if x not in self.s.roles)
             self.emit(ev.VillagersIdentified(rest))
+            self.half_blood_camp()
         self.resolve_night()
+
+    def tell_blocked(self, step: str) -> None:
+        """The host hears why a feared (梦魇) or sealed (血月使徒) player's step asks nothing tonight."""
+        s = self.s
+        if step in ("wolves", "lovers", "charmed", "thief"):
+            return
+        seat = s.living_seat_of(STEP_CARD[step])
+        if seat is None:
+            return
+        if s.tonight.feared == seat:
+            self.emit(ev.FearTold(seat))
+        elif s.sealed_night == s.night and not s.is_wolf(seat) and s.has_power(STEP_CARD[step]):
+            self.emit(ev.SealTold(STEP_CARD[step]))
 
     def resolve_night(self) -> None:
         """Dawn: who dies of the wolves' kill and the poison (the lovers follow when announced)."""
         deaths, elder_survived = self.night_deaths()
         self.emit(ev.NightResolved(tuple(sorted(deaths.items())), elder_survived))
-
-    def night_deaths(self) -> tuple[dict[int, Cause], bool]:
-        """Who the night's actions kill, and whether the elder spent his extra life. Computed, not emitted:
-        the hunter's shoot status is told from it before dawn."""
-        s, t = self.s, self.s.tonight
-        deaths: dict[int, Cause] = {}
-        elder_survived = False
-        victim = t.victim
-        if victim is not None:
-            role = s.roles.get(victim)
-            guarded = t.protected == victim and (
-                role is not Role.LITTLE_GIRL or self.rules.guard_protects_little_girl
-            )
-            saved = t.saved == victim
-            # 同守同救: protected and saved the same night dies unless the house says otherwise.
-            dies = self.rules.guard_and_save == "dies" if guarded and saved else not (guarded or saved)
-            if dies and role is Role.ELDER and s.elder_lives > 1:
-                dies, elder_survived = False, True
-            elif saved and not dies and role is Role.ELDER and s.elder_lives > 1:
-                elder_survived = True  # an antidote used on the elder leaves him one life (RULES.md 长老)
-            if dies:
-                deaths[victim] = "wolves"
-        if t.poisoned is not None:
-            deaths[t.poisoned] = "poison"  # a poisoned hunter cannot shoot, even if the wolves bit him too
-        return deaths, elder_survived
 
     def step_has_living_player(self, step: str) -> bool:
         if step == "wolves":
@@ -73,39 +65,6 @@ class Night(FlowBase):
             step = "piper"
         role = STEP_CARD[step]
         return self.s.living_seat_of(role) is not None
-
-    # ---- identification (night 1) -------------------------------------------------------------------
-
-    def identify(self, role: Role) -> Flowing:
-        """The host names the seats holding `role`; skipped when no such card is in play."""
-        expected = self.s.in_play()[role]
-        if role is Role.VILLAGER or expected == 0:
-            return
-        known = tuple(x for x, r in self.s.roles.items() if r is role)
-        if len(known) == expected:
-            return  # the thief already took this card, and it is the only one
-
-        def check(answer: Answer) -> Refusal | None:
-            assert isinstance(answer, Seats)
-            for x in answer.seats:
-                other = self.s.roles.get(x)
-                if other is not None and other is not role:
-                    return refuse("identify.other_card", seat=x, role=other)
-            missing = [x for x in known if x not in answer.seats]
-            if missing:
-                return refuse("identify.missing", seat=missing[0], role=role)
-            return None
-
-        seats = yield from self.ask_seats(
-            f"{role.value}.identify", tuple(range(1, self.s.players + 1)), expected, expected,
-            role=role, check=check, secret=True,
-        )
-        self.emit(ev.RoleIdentified(role, tuple(sorted(seats))))
-
-    def acting(self, role: Role) -> int | None:
-        """The living seat that acts for `role` tonight, or None (dead, absent, buried or powerless)."""
-        seat = self.s.living_seat_of(role)
-        return seat if seat is not None and self.s.has_power(role) else None
 
     # ---- night-1 steps --------------------------------------------------------------------------------
 
@@ -183,12 +142,36 @@ class Night(FlowBase):
         self.emit(ev.GuardProtected(seat))
 
     def step_wolves(self, n: int) -> Flowing:
+        s = self.s
         if n == 1:
-            yield from self.identify(Role.WEREWOLF)
-            yield from self.identify(Role.WHITE_WOLF_KING)
-        if not any(self.s.is_wolf(x) for x in self.s.alive):
+            deck = self.setup.deck
+            for role in PACK_IDENTIFIED:
+                if role in deck:
+                    yield from self.identify(role)
+            if self.rules.demon == "pandakill" and Role.DEMON in deck:
+                yield from self.identify(Role.DEMON)
+        if not any(s.is_wolf(x) for x in s.alive):
             return
-        victim = yield from self.ask_one("wolves.kill", self.living(), True, role=Role.WEREWOLF, secret=True)
+        feared = s.tonight.feared
+        if self.lone_in_deck or feared is not None:
+            wolves = tuple(x for x in sorted(s.alive) if s.is_wolf(x))
+            pack = pack_alive(s)
+            if not pack and not s.knife_told:
+                self.emit(ev.KnifeInherited(wolves))  # 石像鬼 / 机械狼 / the offline 恶魔 now hold the knife
+            if feared is not None and (feared in pack or (not pack and wolves == (feared,))):
+                self.emit(ev.KillBlocked())  # night 1: the 梦魇 feared a wolf he did not know yet
+                return
+
+        def check(answer: Answer) -> Refusal | None:
+            assert isinstance(answer, Seats)
+            for x in answer.seats:
+                role = s.roles.get(x)
+                if role in NO_EXPLODE and not lone_wolf(s, x):  # 狼美人, pandakill 恶魔, 恶灵骑士
+                    return refuse("wolves.no_self_knife", role=role)
+            return None
+
+        victim = yield from self.ask_one("wolves.kill", self.living(), True, role=Role.WEREWOLF, secret=True,
+                                         check=check)
         self.emit(ev.WolvesChoseVictim(victim))
 
     def step_wolf_beauty(self, n: int) -> Flowing:
@@ -210,13 +193,19 @@ class Night(FlowBase):
         saved = False
         if witch is not None and self.s.antidote:
             victim = self.s.tonight.victim
+            if self.rules.magician_witch_sees == "swapped":
+                victim = land(self.s, victim)
             self.emit(ev.WitchToldVictim(victim))
             if victim is not None:
                 rule = self.rules.witch_self_save
+                if rule == "unless_guard":  # seed 002: a buried thief card counts as held
+                    rule = "never" if Role.GUARD in self.setup.deck else "always"
                 self_save_ok = rule == "always" or (rule == "first_night" and n == 1)
 
                 def check(answer: Answer) -> Refusal | None:
                     if isinstance(answer, YesNo) and answer.yes and victim == witch and not self_save_ok:
+                        if self.rules.witch_self_save == "unless_guard":
+                            return refuse("witch.no_self_save_guard")
                         if rule == "never":
                             return refuse("witch.no_self_save")
                         return refuse("witch.self_save_first_night")
@@ -240,24 +229,10 @@ class Night(FlowBase):
         if seer is not None:
             target = yield from self.ask_one("seer.check", self.living(but=seer), False, role=Role.SEER,
                                              actor=seer, secret=True)
-            self.emit(ev.SeerChecked(target, self.seer_result(target)))
+            landed = land(self.s, target)  # the 魔术师's swap: the seer gets the other seat's result
+            assert landed is not None
+            self.emit(ev.SeerChecked(target, self.seer_result(landed)))
         self.emit(ev.StepAsked("seer", "result", n))  # 他的身份是这个: after the host answered, every night
-
-    def seer_result(self, seat: int) -> str | None:
-        role = self.s.roles.get(seat)
-        if self.rules.seer_sees == "role":
-            if role is Role.WILD_CHILD and self.s.wild_turned:
-                return Role.WEREWOLF.value
-            return role.value if role is not None else None
-        if self.s.is_wolf(seat):
-            return "wolf"
-        if role is not None:
-            return "good"
-        # Every wolf card is identified before the seer wakes in the modern order; in an order where the
-        # seer wakes first, an unidentified card is shown by the host instead.
-        wolves_known = sum(1 for r in self.s.roles.values() if r in WOLF_CARDS)
-        all_wolves = sum(c for r, c in self.s.in_play().items() if r in WOLF_CARDS)
-        return "good" if wolves_known == all_wolves else None
 
     def step_raven(self, n: int) -> Flowing:
         if n == 1:
@@ -290,21 +265,6 @@ class Night(FlowBase):
         if hunter is None or not self.rules.tell_shoot_status:
             return
         self.emit(ev.ShootStatusTold(hunter, self.could_shoot_tonight(hunter)))
-
-    def could_shoot_tonight(self, hunter: int) -> bool:
-        """Whether the hunter could shoot if he died tonight: not when poisoned, not when his lover dies
-        tonight (he would die of love), not when the elder is poisoned (the village loses its powers)."""
-        s = self.s
-        if not s.has_power(Role.HUNTER):
-            return False
-        deaths, _ = self.night_deaths()
-        if deaths.get(hunter) == "poison":
-            return False
-        if s.lovers is not None and hunter in s.lovers:
-            other = s.lovers[0] if s.lovers[1] == hunter else s.lovers[1]
-            if other in deaths and hunter not in deaths:
-                return False
-        return not any(s.roles.get(x) is Role.ELDER and c == "poison" for x, c in deaths.items())
 
 
 def not_twice(last: int | None, refusal: Refusal) -> Check:

@@ -11,6 +11,7 @@ from narrator.engine.answers import (
     Ballots,
     Cards,
     Direction,
+    Duel,
     Pass,
     Seats,
     SelfExplode,
@@ -33,6 +34,7 @@ ANSWER_SLUGS: dict[type, str] = {
     Ballots: "ballots",
     VoteResult: "vote_result",
     Direction: "direction",
+    Duel: "duel",
 }
 """Each answer type's slug: the script says it as `names.answers.<slug>` ("座位号", "过" …)."""
 
@@ -79,6 +81,8 @@ class Prompt:
             if s not in self.seats:
                 if s == self.actor and self.role is not None:
                     return self_refusal(self.kind, self.role)
+                if self.kind == "sheriff.withdraw":
+                    return refuse("sheriff.not_candidate", seat=s)
                 return refuse("seat.not_selectable", seat=s)
         if n < self.min_seats:
             if self.min_seats == self.max_seats:

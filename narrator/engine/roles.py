@@ -34,6 +34,21 @@ class Role(StrEnum):
     PIPER = "piper"  # 乐师 / 吹笛者
     WILD_CHILD = "wild_child"  # 野孩子
     RAVEN = "raven"  # 乌鸦
+    # --- modern roles (ROLES-MODERN.md) ---
+    BLACK_WOLF_KING = "black_wolf_king"  # 狼王 / 黑狼王 (shoots on death; `wolf_king` is 白狼王)
+    NIGHTMARE = "nightmare"  # 梦魇
+    GARGOYLE = "gargoyle"  # 石像鬼
+    MECH_WOLF = "mech_wolf"  # 机械狼
+    DEMON = "demon"  # 恶魔
+    BLOOD_MOON = "blood_moon"  # 血月使徒
+    SPIRIT_KNIGHT = "spirit_knight"  # 恶灵骑士
+    KNIGHT = "knight"  # 骑士
+    GRAVEKEEPER = "gravekeeper"  # 守墓人
+    PSYCHIC = "psychic"  # 通灵师
+    DREAMCATCHER = "dreamcatcher"  # 摄梦人
+    WITCHER = "witcher"  # 猎魔人
+    MAGICIAN = "magician"  # 魔术师
+    HALF_BLOOD = "half_blood"  # 混血儿
 
     @property
     def zh(self) -> str:
@@ -66,6 +81,21 @@ ZH_NAME: dict[Role, str] = {
     Role.PIPER: "乐师",
     Role.WILD_CHILD: "野孩子",
     Role.RAVEN: "乌鸦",
+    # --- modern roles ---
+    Role.BLACK_WOLF_KING: "狼王",
+    Role.NIGHTMARE: "梦魇",
+    Role.GARGOYLE: "石像鬼",
+    Role.MECH_WOLF: "机械狼",
+    Role.DEMON: "恶魔",
+    Role.BLOOD_MOON: "血月使徒",
+    Role.SPIRIT_KNIGHT: "恶灵骑士",
+    Role.KNIGHT: "骑士",
+    Role.GRAVEKEEPER: "守墓人",
+    Role.PSYCHIC: "通灵师",
+    Role.DREAMCATCHER: "摄梦人",
+    Role.WITCHER: "猎魔人",
+    Role.MAGICIAN: "魔术师",
+    Role.HALF_BLOOD: "混血儿",
 }
 
 # Every name a host, a preset or a rule text may use for a card (simplified, traditional, alternates).
@@ -95,9 +125,50 @@ ALIASES: dict[str, Role] = {
     "烏鴉": Role.RAVEN,
     "狼美女": Role.WOLF_BEAUTY,
     "丘位元": Role.CUPID,  # Taiwan
+    # --- modern roles: ROLES-MODERN.md's aliases (none of 狼王/黑狼王/狼枪 means 白狼王) ---
+    "黑狼王": Role.BLACK_WOLF_KING,
+    "狼枪": Role.BLACK_WOLF_KING,
+    "暗黑狼王": Role.BLACK_WOLF_KING,
+    "狼槍": Role.BLACK_WOLF_KING,
+    "噩梦之影": Role.NIGHTMARE,
+    "夢魘": Role.NIGHTMARE,
+    "噩夢之影": Role.NIGHTMARE,
+    "混子": Role.HALF_BLOOD,
+    "混混": Role.HALF_BLOOD,
+    "混血兒": Role.HALF_BLOOD,
+    "机械狼人": Role.MECH_WOLF,
+    "機械狼": Role.MECH_WOLF,
+    "機械狼人": Role.MECH_WOLF,
+    "魔镜少女": Role.PSYCHIC,
+    "通靈師": Role.PSYCHIC,
+    "魔鏡少女": Role.PSYCHIC,
+    "墓守者": Role.GRAVEKEEPER,
+    "恶夜骑士": Role.SPIRIT_KNIGHT,
+    "惡靈騎士": Role.SPIRIT_KNIGHT,
+    "惡夜騎士": Role.SPIRIT_KNIGHT,
+    "赤月使徒": Role.BLOOD_MOON,
+    "騎士": Role.KNIGHT,
+    "攝夢人": Role.DREAMCATCHER,
+    "獵魔人": Role.WITCHER,
+    "魔術師": Role.MAGICIAN,
+    "惡魔": Role.DEMON,
 }
 
-WOLF_CARDS = frozenset({Role.WEREWOLF, Role.WHITE_WOLF_KING, Role.WOLF_BEAUTY})
+WOLF_CARDS = frozenset(
+    {
+        Role.WEREWOLF,
+        Role.WHITE_WOLF_KING,
+        Role.WOLF_BEAUTY,
+        # --- modern roles ---
+        Role.BLACK_WOLF_KING,
+        Role.NIGHTMARE,
+        Role.GARGOYLE,
+        Role.MECH_WOLF,
+        Role.DEMON,
+        Role.BLOOD_MOON,
+        Role.SPIRIT_KNIGHT,
+    }
+)
 GODS = frozenset(
     {
         Role.SEER,
@@ -108,11 +179,26 @@ GODS = frozenset(
         Role.ELDER,
         Role.RAVEN,
         Role.SCAPEGOAT,
+        # --- modern roles ---
+        Role.KNIGHT,
+        Role.GRAVEKEEPER,
+        Role.PSYCHIC,
+        Role.DREAMCATCHER,
+        Role.WITCHER,
+        Role.MAGICIAN,
     }
 )
 # 民: villagers and the little girl. 丘比特 is good but neither god nor villager (屠边 counting).
 FOLK = frozenset({Role.VILLAGER, Role.LITTLE_GIRL})
 UNIQUE_CARDS = frozenset(set(Role) - {Role.WEREWOLF, Role.VILLAGER})
+# --- modern roles ---
+# Wolf cards that never wake with the pack (the offline 恶魔 too, see State.lone_wolf): they take the kill
+# once every pack wolf is dead.
+LONE_WOLVES = frozenset({Role.GARGOYLE, Role.MECH_WOLF})
+# Cards identified inside the wolves' step on night 1 (the pandakill 恶魔 too), as 白狼王 is.
+PACK_IDENTIFIED = (Role.WEREWOLF, Role.WHITE_WOLF_KING, Role.BLACK_WOLF_KING, Role.BLOOD_MOON, Role.SPIRIT_KNIGHT)
+# Wolf cards that may not self-explode, and that the wolves may not pick (自刀).
+NO_EXPLODE = frozenset({Role.WOLF_BEAUTY, Role.GARGOYLE, Role.MECH_WOLF, Role.DEMON, Role.SPIRIT_KNIGHT})
 
 
 def role_named(name: str) -> Role | None:

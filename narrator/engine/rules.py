@@ -12,19 +12,27 @@ from typing import Any, Literal
 
 from narrator.engine.roles import UNIQUE_CARDS, WOLF_CARDS, Role
 
+# Steps of cards not in the deck are left out, so the modern roles' steps (ROLES-MODERN.md) sit in both
+# orders without changing a classic game.
 MODERN_NIGHT_ORDER: tuple[str, ...] = (
-    "thief", "cupid", "lovers", "wild_child",
-    "guard", "wolves", "wolf_beauty", "witch", "seer", "raven", "piper", "charmed",
-    "hunter", "idiot", "elder", "scapegoat", "little_girl",
+    "thief", "cupid", "lovers", "half_blood", "wild_child",
+    "magician", "nightmare", "dreamcatcher",
+    "guard", "wolves", "wolf_beauty", "demon", "witch", "mech_wolf", "seer", "psychic", "gargoyle",
+    "gravekeeper", "witcher", "raven", "piper", "charmed",
+    "hunter", "black_wolf_king", "idiot", "elder", "scapegoat", "little_girl", "knight",
 )  # fmt: skip
 CLASSIC_NIGHT_ORDER: tuple[str, ...] = (
-    "thief", "cupid", "lovers", "wild_child",
-    "guard", "seer", "wolves", "wolf_beauty", "witch", "raven", "piper", "charmed",
-    "hunter", "idiot", "elder", "scapegoat", "little_girl",
+    "thief", "cupid", "lovers", "half_blood", "wild_child",
+    "magician", "nightmare", "dreamcatcher",
+    "guard", "seer", "psychic", "gargoyle", "wolves", "wolf_beauty", "demon", "witch", "mech_wolf",
+    "gravekeeper", "witcher", "raven", "piper", "charmed",
+    "hunter", "black_wolf_king", "idiot", "elder", "scapegoat", "little_girl", "knight",
 )  # fmt: skip
 
 # Steps taken on night 1 only. The others are called every night (identification happens on night 1).
-FIRST_NIGHT_ONLY = frozenset({"thief", "cupid", "lovers", "wild_child", "idiot", "elder", "scapegoat", "little_girl"})
+FIRST_NIGHT_ONLY = frozenset(
+    {"thief", "cupid", "lovers", "wild_child", "idiot", "elder", "scapegoat", "little_girl", "half_blood", "knight"}
+)
 
 # Which card makes a night step part of the game. A step whose card is in the deck is called every night
 # it applies, even when its player is dead or the card lies buried under the thief's cards.
@@ -46,6 +54,19 @@ STEP_CARD: dict[str, Role] = {
     "elder": Role.ELDER,
     "scapegoat": Role.SCAPEGOAT,
     "little_girl": Role.LITTLE_GIRL,
+    # --- modern roles ---
+    "half_blood": Role.HALF_BLOOD,
+    "magician": Role.MAGICIAN,
+    "nightmare": Role.NIGHTMARE,
+    "dreamcatcher": Role.DREAMCATCHER,
+    "demon": Role.DEMON,
+    "mech_wolf": Role.MECH_WOLF,
+    "psychic": Role.PSYCHIC,
+    "gargoyle": Role.GARGOYLE,
+    "gravekeeper": Role.GRAVEKEEPER,
+    "witcher": Role.WITCHER,
+    "black_wolf_king": Role.BLACK_WOLF_KING,
+    "knight": Role.KNIGHT,
 }
 
 
@@ -58,9 +79,9 @@ class Rules:
     call_dead_roles: bool = True  # dead or absent roles still have their step called, so silence leaks nothing
     self_explode: bool = True  # 自爆
     seer_sees: Literal["camp", "role"] = "camp"
-    witch_self_save: Literal["never", "first_night", "always"] = "never"
+    witch_self_save: Literal["never", "first_night", "always", "unless_guard"] = "never"
     witch_one_potion_per_night: bool = True
-    hunter_shoots_on: Literal["wolves_or_exile", "any_death"] = "wolves_or_exile"
+    hunter_shoots_on: Literal["wolves_or_exile", "any_death", "wolves_exile_shot"] = "wolves_or_exile"
     guard_and_save: Literal["dies", "lives"] = "dies"  # 同守同救
     guard_protects_little_girl: bool = False
     thief_must_take_wolf: Literal["both", "any"] = "both"
@@ -71,11 +92,25 @@ class Rules:
     reveal_on_death: Literal["none", "role"] = "none"
     last_words: Literal["first_night_and_day", "always", "never"] = "first_night_and_day"
     speech_seconds: int = 90
-    exile_tie: Literal["pk_then_none", "none", "pk_then_random"] = "pk_then_none"
+    exile_tie: Literal["pk_then_none", "none", "pk_then_random", "sheriff_decides"] = "pk_then_none"
     badge_lost_on: Literal["second_explode", "first_explode"] = "second_explode"
     tell_shoot_status: bool = True
     require_seer: bool = True  # custom decks must hold a seer (the seed table always has one)
     night_order: tuple[str, ...] = MODERN_NIGHT_ORDER
+    # --- modern roles (ROLES-MODERN.md) ---
+    black_wolf_king_shoots_on: Literal["wolves_exile_shot", "wolves_or_exile"] = "wolves_exile_shot"
+    knight_duel_silences: bool = True  # a dueled 狼王 cannot shoot, a dueled 狼美人 takes nobody
+    duel_wolf_last_words: bool = False
+    dreamcatcher_must_choose: bool = True
+    dream_link_by_day: bool = False  # the sleepwalker dies when the 摄梦人 dies by day
+    fear_blocks_shot: bool = True
+    magician_swap_limit: Literal["once_per_game", "not_consecutive", "not_same_pair", "free"] = "once_per_game"
+    magician_witch_sees: Literal["named", "swapped"] = "named"
+    mech_wolf_psychic_sees: Literal["card", "learned"] = "card"
+    half_blood_counts_as: Literal["folk", "none"] = "folk"
+    demon: Literal["pandakill", "offline"] = "pandakill"
+    spirit_knight_reflects: Literal["once", "always"] = "once"
+    end_at_once: bool = False  # the game ends the moment a camp has won, pending shots and badges skipped
     # --- script (issue 6) ---
     vote_call: Literal["hands", "countdown"] = "hands"  # 请举手投票, or 三，二，一，请出手 before a vote
 
@@ -93,14 +128,22 @@ class Rules:
 CHOICES: dict[str, tuple[Any, ...]] = {
     "win": ("side", "city", "parity"),
     "seer_sees": ("camp", "role"),
-    "witch_self_save": ("never", "first_night", "always"),
-    "hunter_shoots_on": ("wolves_or_exile", "any_death"),
+    "witch_self_save": ("never", "first_night", "always", "unless_guard"),
+    "hunter_shoots_on": ("wolves_or_exile", "any_death", "wolves_exile_shot"),
     "guard_and_save": ("dies", "lives"),
     "thief_must_take_wolf": ("both", "any"),
     "reveal_on_death": ("none", "role"),
     "last_words": ("first_night_and_day", "always", "never"),
-    "exile_tie": ("pk_then_none", "none", "pk_then_random"),
+    "exile_tie": ("pk_then_none", "none", "pk_then_random", "sheriff_decides"),
     "badge_lost_on": ("second_explode", "first_explode"),
+    # --- modern roles ---
+    "black_wolf_king_shoots_on": ("wolves_exile_shot", "wolves_or_exile"),
+    "magician_swap_limit": ("once_per_game", "not_consecutive", "not_same_pair", "free"),
+    "magician_witch_sees": ("named", "swapped"),
+    "mech_wolf_psychic_sees": ("card", "learned"),
+    "half_blood_counts_as": ("folk", "none"),
+    "demon": ("pandakill", "offline"),
+    "spirit_knight_reflects": ("once", "always"),
     "vote_call": ("hands", "countdown"),
 }
 
@@ -166,7 +209,7 @@ class Setup:
         if not any(counts[r] for r in WOLF_CARDS):
             raise SetupError("至少要有一张狼人牌")
         rules = rules or Rules()
-        if rules.require_seer and not counts[Role.SEER]:
+        if rules.require_seer and not (counts[Role.SEER] or counts[Role.PSYCHIC]):  # 通灵师 checks too
             raise SetupError("需要一张预言家牌（可用房规 require_seer: false 取消）")
         if dealt - sum(counts[r] for r in WOLF_CARDS) < 1:
             raise SetupError("至少要有一名好人")
@@ -175,7 +218,7 @@ class Setup:
         called = {STEP_CARD[s] for s in rules.night_order}
         for role in counts:
             needs = {Role.WEREWOLF} if role in WOLF_CARDS else set()
-            if role not in (Role.VILLAGER, Role.WEREWOLF, Role.WHITE_WOLF_KING):
+            if role not in (Role.VILLAGER, Role.WEREWOLF, Role.WHITE_WOLF_KING, Role.BLOOD_MOON, Role.SPIRIT_KNIGHT):
                 needs.add(role)
             for missing in sorted(needs - called, key=list(Role).index):
                 raise SetupError(f"夜晚顺序里没有{missing.zh}的步骤")

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from narrator.engine import events as ev
+from narrator.engine.modern_state import AFTER, HANDLERS, land
 from narrator.engine.roles import FOLK, GODS, WOLF_CARDS, Camp, Role
 from narrator.engine.rules import Rules
 
@@ -20,6 +21,15 @@ class Tonight:
     victim: int | None = None
     saved: int | None = None
     poisoned: int | None = None
+    # --- modern roles (chosen seats; the 魔术师's swap is applied when they take effect, see modern.land) ---
+    swap: tuple[int, int] | None = None
+    feared: int | None = None
+    dreamed: int | None = None
+    hunted: int | None = None
+    mech_protected: int | None = None
+    mech_poisoned: int | None = None
+    reflected: tuple[int, ...] = ()  # checkers and poisoners the 恶灵骑士 sends back
+    kill_blocked: bool = False
 
 
 @dataclass
@@ -61,6 +71,22 @@ class State:
     scapegoat_voters: tuple[int, ...] | None = None
     last_death: int | None = None
     winner: Camp | None = None
+    # --- modern roles ---
+    half_blood_model: int | None = None
+    half_blood_camp: Camp | None = None
+    swapped_seats: frozenset[int] = frozenset()
+    last_swap: tuple[int, tuple[int, int]] | None = None  # (night, seats)
+    fear_last: int | None = None
+    dream_prev: int | None = None  # the previous night's sleepwalker (after the swap)
+    mech_learned: int | None = None
+    mech_poison: bool = True
+    mech_guard_last: int | None = None
+    exiled_day: tuple[int, int] | None = None  # (day, seat) of the last exile by vote that stood
+    knight_used: bool = False
+    reflections: int = 0
+    knife_told: bool = False
+    sealed_night: int | None = None  # the night a 血月使徒's explosion seals every good power
+    lingering: int | None = None  # the exiled last 血月使徒, until the next dawn
 
     # ---- the fold -------------------------------------------------------------------------------------
 
@@ -130,7 +156,8 @@ class State:
     def groups_at_start(self) -> tuple[bool, bool]:
         """Whether the game had any 神 and any 民 (屠边 only counts a side that existed)."""
         roles = set(self.roles.values())
-        return bool(roles & GODS), bool(roles & FOLK) or Role.WILD_CHILD in roles
+        half = Role.HALF_BLOOD in roles and self.rules.half_blood_counts_as == "folk"
+        return bool(roles & GODS), bool(roles & FOLK) or Role.WILD_CHILD in roles or half
 
 
 # ---- handlers: one per event type that changes the state ------------------------------------------------
@@ -142,6 +169,7 @@ def _started(s: State, e: ev.GameStarted) -> None:
 
 def _night(s: State, e: ev.NightFell) -> None:
     s.night = e.night
+    s.dream_prev = land(s, s.tonight.dreamed)  # 梦死 counts consecutive nights only
     s.tonight = Tonight()
     s.curse = None  # a curse counts in the vote of the day after it was laid, then never again
 
@@ -190,7 +218,7 @@ def _victim(s: State, e: ev.WolvesChoseVictim) -> None:
 
 
 def _beauty(s: State, e: ev.WolfBeautyCharmed) -> None:
-    s.beauty_charm = e.seat
+    s.beauty_charm = land(s, e.seat)  # the 魔术师's swap moves the charm too
 
 
 def _saved(s: State, e: ev.WitchSaved) -> None:
@@ -321,3 +349,24 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
     ev.ScapegoatChoseVoters: _scapegoat,
     ev.GameEnded: _ended,
 }
+
+
+def _modern_handlers() -> None:
+    _HANDLERS.update(HANDLERS)
+    for kind, after in AFTER.items():
+        _HANDLERS[kind] = _chain(_HANDLERS.get(kind), after)
+
+
+Handler = Callable[[State, Any], None]
+
+
+def _chain(first: Handler | None, then: Handler) -> Handler:
+    def both(s: State, e: Any) -> None:
+        if first is not None:
+            first(s, e)
+        then(s, e)
+
+    return both
+
+
+_modern_handlers()

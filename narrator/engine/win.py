@@ -38,7 +38,8 @@ def wolves_condition(s: State, alive: Set[int]) -> Termination | None:
     had_gods, had_folk = s.groups_at_start()
     if had_gods and not any(r in GODS for r in others):
         return "gods_dead"
-    if had_folk and not any(r in FOLK or r is Role.WILD_CHILD for r in others):
+    half = s.rules.half_blood_counts_as == "folk"  # 混血儿 counts as 民 while alive
+    if had_folk and not any(r in FOLK or r is Role.WILD_CHILD or (half and r is Role.HALF_BLOOD) for r in others):
         return "villagers_dead"
     return None
 

@@ -31,6 +31,7 @@ from narrator.engine.answers import (
     Ballots,
     Cards,
     Direction,
+    Duel,
     Pass,
     Seats,
     SelfExplode,
@@ -40,11 +41,12 @@ from narrator.engine.answers import (
 )
 from narrator.engine.prompts import ANSWER_SLUGS
 from narrator.engine.refusals import refuse
+from narrator.numbers import chinese_number
 
 from . import _lexicon as lex
 from ._errors import Ambiguous, NotUnderstood, Unlike
-from ._numeric import MAX_SEAT, read_ballots, read_seats, read_self_explode, read_vote_result
-from ._text import Char, clean, zh_number
+from ._numeric import MAX_SEAT, read_ballots, read_duel, read_seats, read_self_explode, read_vote_result
+from ._text import Char, clean
 from ._verbal import read_cards, read_direction, read_pass, read_take_card, read_yesno
 
 __all__ = ["Ambiguous", "NotUnderstood", "parse", "phrases"]
@@ -62,8 +64,9 @@ _READERS: dict[type, tuple[Reader, lex.Lexicon]] = {
     Ballots: (read_ballots, lex.BALLOTS),
     VoteResult: (read_vote_result, lex.VOTE_RESULT),
     Direction: (read_direction, lex.DIRECTION),
+    Duel: (read_duel, lex.DUEL),
 }
-_SEATED = (Seats, SelfExplode, Ballots, VoteResult)
+_SEATED = (Seats, SelfExplode, Ballots, VoteResult, Duel)
 
 
 def _kinds(accepts: Iterable[type]) -> list[type]:
@@ -111,8 +114,8 @@ def parse(text: str, accepts: Iterable[type]) -> Answer:
 
 
 def _seat_words(max_seat: int) -> list[str]:
-    words = [f"{zh_number(n)}号" for n in range(1, max_seat + 1)]
-    words += [zh_number(n) for n in range(1, max_seat + 1)]
+    words = [f"{chinese_number(n)}号" for n in range(1, max_seat + 1)]
+    words += [chinese_number(n) for n in range(1, max_seat + 1)]
     # 号 on its own too: Vosk may only know it as a separate word ("七 号").
     return [*words, "号", "幺号", "幺", *(("两号", "两") if max_seat >= 2 else ())]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from narrator.engine.answers import Ballots, Seats, SelfExplode, VoteResult
+from narrator.engine.answers import Ballots, Duel, Seats, SelfExplode, VoteResult
 from narrator.engine.refusals import refuse
 
 from . import _lexicon as lex
@@ -62,6 +62,19 @@ def read_self_explode(chars: Sequence[Char]) -> SelfExplode:
     if len(nums) > 1:
         raise Ambiguous(refuse("words.explode_several"))
     return SelfExplode(nums[0])
+
+
+def read_duel(chars: Sequence[Char]) -> Duel:
+    """"五号决斗三号": the knight's seat, 决斗, the target's seat (both needed, in that order)."""
+    toks = known(chars, lex.DUEL, "duel")
+    at = next((i for i, t in enumerate(toks) if t.tag == "duel"), None)
+    if at is None:
+        raise Unlike(refuse("words.no_duel"))
+    before = [seat(t) for t in toks[:at] if t.kind == "num"]
+    after = [seat(t) for t in toks[at + 1 :] if t.kind == "num"]
+    if len(before) != 1 or len(after) != 1:
+        raise NotUnderstood(refuse("words.duel_seats"))
+    return Duel(before[0], after[0])
 
 
 def read_ballots(chars: Sequence[Char]) -> Ballots:

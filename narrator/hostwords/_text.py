@@ -27,11 +27,23 @@ class Char:
     gap: Gap
 
 
+# Traditional -> simplified, only for characters that occur in the words the readers know. A full converter
+# (OpenCC) would be a heavy dependency for ~80 characters; tests check every word list is covered.
+_T2S_PAIRS = (
+    "號号 過过 說说 發发 結结 開开 槍枪 沒没 無无 棄弃 給给 當当 選选 讓让 邊边 從从 換换 張张 兩两 個个 "
+    "對对 確确 認认 護护 衛卫 殺杀 驗验 帶带 擇择 連连 與与 還还 這这 請请 嗎吗 麼么 預预 獵猎 癡痴 盜盗 "
+    "賊贼 長长 樂乐 烏乌 鴉鸦 師师 們们 後后 輪轮 講讲 畢毕 聽听 員员 數数 權权 別别 誰谁 藥药 將将 "
+    "齊齐 體体 準准 須须 錯错 種种 氣气 話话 動动 來来 額额 會会 幫帮 場场 頭头 隻只 麥麦 "
+    "變变 撿捡 歸归 為为 爲为 裏里 裡里 衞卫 説说 著着 "
+    # --- modern roles (card names and the knight's duel) ---
+    "騎骑 靈灵 惡恶 攝摄 夢梦 魘魇 兒儿 術术 機机 鏡镜 決决 鬥斗 懼惧 學学 習习"
+)
+_T2S = str.maketrans({pair[0]: pair[1] for pair in _T2S_PAIRS.split()})
+
 DIGITS: dict[str, int] = {
     "零": 0, "〇": 0, "一": 1, "幺": 1, "二": 2, "两": 2, "三": 3, "四": 4,
     "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
 }  # fmt: skip
-_ZH = "零一二三四五六七八九"
 
 
 def to_simplified(text: str) -> str:
@@ -54,13 +66,6 @@ def clean(text: str) -> tuple[Char, ...]:
             out.append(Char(ch, gap))
             gap = ""
     return tuple(out)
-
-
-def zh_number(n: int) -> str:
-    """How a seat number is said: 7 -> 七, 12 -> 十二, 20 -> 二十 (1 ≤ n ≤ 99)."""
-    tens, ones = divmod(n, 10)
-    head = "" if tens == 0 else "十" if tens == 1 else _ZH[tens] + "十"
-    return head + (_ZH[ones] if ones or not head else "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from narrator.engine import events as ev
 from narrator.engine.prompts import Prompt
 from narrator.engine.state import State
 from narrator.judge.lines import Line
+from narrator.judge.modern_lines import ModernLines
 from narrator.judge.script import Pieces, Script, Seat, seats
 
 VOTES = frozenset({"sheriff.vote", "vote.exile", "pk.vote"})
@@ -23,7 +24,7 @@ def event_key(event: ev.Event) -> str:
     return _CAMEL.sub("_", type(event).__name__).lower()
 
 
-class Judge:
+class Judge(ModernLines):
     def __init__(self, script: Script | None = None) -> None:
         self.script = script or Script()
 
@@ -56,6 +57,8 @@ class Judge:
     def _step_opened(self, e: ev.StepOpened, s: State) -> list[Line]:
         entry = self.script.data["steps"][e.step]
         ask = "ask_first" if e.night == 1 and "ask_first" in entry else "ask"
+        if e.step == "demon" and s.rules.demon == "offline":  # the two 恶魔 versions say different things
+            ask = "ask_first.offline" if e.night == 1 else "ask.offline"
         return [self._step(e.step, "open"), self._step(e.step, ask)]
 
     def _step_asked(self, e: ev.StepAsked, s: State) -> list[Line]:
@@ -158,7 +161,7 @@ class Judge:
 
     def _player_died(self, e: ev.PlayerDied, s: State) -> list[Line]:
         out = []
-        if e.when.day and e.cause in ("lover", "charm", "elder"):
+        if e.when.day and e.cause in ("lover", "charm", "elder", "dream"):
             out.append(self._ev(f"player_died.{e.cause}", e))
         role = s.roles.get(e.seat)
         if s.rules.reveal_on_death == "role" and role is not None:
@@ -224,8 +227,9 @@ class Judge:
             values["seat"] = Seat(int(prompt.info["victim"]))
         if kind == "piper.charm":
             values["n"] = self.script.number(prompt.min_seats)
-        if kind == "pk.vote":
+        if kind in ("pk.vote", "sheriff.tie"):
             values["seats"] = seats(prompt.seats)
         if kind in VOTES and state.rules.vote_call == "countdown":
             kind += ".countdown"  # 三，二，一，请出手 (house rule `vote_call`)
+        values.update(self.modern_prompt_values(kind, prompt.info))
         return [self.script.line("prompts", kind, **values)]

@@ -9,6 +9,7 @@ from narrator.engine.answers import (
     Ballots,
     Cards,
     Direction,
+    Duel,
     Pass,
     Seats,
     SelfExplode,
@@ -47,4 +48,6 @@ def reading(answer: Answer) -> tuple[str, dict[str, Any]]:
             return side, {}
         case Ballots():
             return "ballots", {}
+        case Duel(knight=knight, target=target):
+            return "duel", {"seat": knight, "target": target}
     raise TypeError(f"no reading for {answer!r}")

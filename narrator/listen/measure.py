@@ -109,7 +109,8 @@ def espeak(text: str, voice: str) -> np.ndarray:
 
 def night_bed16() -> np.ndarray:
     from narrator.audio import SAMPLE_RATE as BED_RATE
-    from narrator.audio.beds import load_sounds, resample
+    from narrator.audio.beds import load_sounds
+    from narrator.voice.pcm import resample
 
     return resample(load_sounds()["night"], BED_RATE, SAMPLE_RATE).astype(np.float32)
 

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from narrator.audio import SAMPLE_RATE as OUT_RATE
-from narrator.audio.beds import builtin_sounds, decode_file, resample
+from narrator.audio.beds import builtin_sounds, decode_file
 from narrator.audio.mixer import Mixer
 from narrator.audio.playback import OutputConfig, Player
 from narrator.clock import SystemClock
@@ -36,6 +36,7 @@ from narrator.listen.recognizer import SAMPLE_RATE
 from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad
 from narrator.presets import make_setup
 from narrator.session import Session
+from narrator.voice.pcm import resample
 
 pytestmark = pytest.mark.slow
 

@@ -1,0 +1,109 @@
+"""Dawn: who the night's actions kill (ROLES-MODERN.md "How deaths interact"), and who could shoot.
+
+Computed, not emitted: the hunter's and the 狼王's shoot status are told from it before dawn. Causes, in the
+order they override each other on one seat: the wolves' kill (after guard, antidote, 同守同救, dream, swap),
+poison (witch, 机械狼), the 猎魔人's hunt, the 恶灵骑士's reflection, 梦死 and the dream link. Love and charm
+follow when the deaths are resolved (deaths.py).
+"""
+
+from __future__ import annotations
+
+from narrator.engine.cards import CardsFlow
+from narrator.engine.events import Cause
+from narrator.engine.modern_state import land, night_immune
+from narrator.engine.roles import Role
+
+HUNTER_CAUSES = {
+    "wolves_or_exile": frozenset({"wolves", "exile", "taken", "king_shot"}),
+    "any_death": frozenset({"wolves", "exile", "taken", "king_shot", "shot", "scapegoat", "charm", "elder"}),
+    "wolves_exile_shot": frozenset({"wolves", "exile", "taken", "king_shot", "shot"}),
+}
+KING_CAUSES = {
+    "wolves_exile_shot": frozenset({"wolves", "exile", "shot", "taken", "king_shot"}),
+    "wolves_or_exile": frozenset({"wolves", "exile"}),
+}
+
+
+class Dawn(CardsFlow):
+    def night_deaths(self) -> tuple[dict[int, Cause], bool]:
+        """Who the night's actions kill, and whether the elder spent his extra life."""
+        s, t = self.s, self.s.tonight
+        deaths: dict[int, Cause] = {}
+        elder_survived = False
+        dreamed = land(s, t.dreamed)
+        victim = land(s, t.victim)
+        if victim is not None:
+            role = s.roles.get(victim)
+            guarded = victim in (land(s, t.protected), land(s, t.mech_protected)) and (
+                role is not Role.LITTLE_GIRL or self.rules.guard_protects_little_girl
+            )
+            saved = t.saved is not None  # the antidote saves whoever the named kill landed on
+            # 同守同救: protected and saved the same night dies unless the house says otherwise.
+            dies = self.rules.guard_and_save == "dies" if guarded and saved else not (guarded or saved)
+            if dies and (victim == dreamed or night_immune(s, victim)):
+                dies = False  # the sleepwalker survives the kill and 同守同救; 恶魔 and 恶灵骑士 never die at night
+            if dies and role is Role.ELDER and s.elder_lives > 1:
+                dies, elder_survived = False, True
+            elif saved and not dies and role is Role.ELDER and s.elder_lives > 1:
+                elder_survived = True  # an antidote used on the elder leaves him one life (RULES.md 长老)
+            if dies:
+                deaths[victim] = "wolves"
+        for poisoned in (land(s, t.poisoned), land(s, t.mech_poisoned)):
+            if poisoned is None or poisoned == dreamed or night_immune(s, poisoned):
+                continue
+            if s.roles.get(poisoned) is Role.WITCHER:
+                continue  # the poison has no effect on the 猎魔人
+            deaths[poisoned] = "poison"  # a poisoned hunter cannot shoot, even if the wolves bit him too
+        if t.hunted is not None:  # already landed
+            witcher = s.seat_of(Role.WITCHER)
+            if s.is_wolf(t.hunted):
+                if not night_immune(s, t.hunted):
+                    deaths[t.hunted] = "hunt"
+            elif witcher is not None:
+                deaths[witcher] = "hunt"
+        for seat in t.reflected:
+            deaths[seat] = "reflect"
+        if dreamed is not None and dreamed in s.alive and not night_immune(s, dreamed):
+            catcher = s.seat_of(Role.DREAMCATCHER)
+            if dreamed == s.dream_prev or (catcher is not None and catcher in deaths):
+                deaths[dreamed] = "dream"  # 梦死, or the 摄梦人 died tonight
+        if s.lingering is not None:
+            deaths[s.lingering] = "lingered"
+        return deaths, elder_survived
+
+    # ---- shoot status ---------------------------------------------------------------------------------
+
+    def _silenced_tonight(self, seat: int, deaths: dict[int, Cause]) -> bool:
+        """Whether a shooter dying tonight could not shoot whatever kills him: feared, or dying of love."""
+        s = self.s
+        if self.rules.fear_blocks_shot and s.tonight.feared == seat:
+            return True
+        if s.lovers is not None and seat in s.lovers:
+            other = s.lovers[0] if s.lovers[1] == seat else s.lovers[1]
+            if other in deaths and seat not in deaths:
+                return True
+        return False
+
+    def could_shoot_tonight(self, hunter: int) -> bool:
+        """Whether the hunter could shoot if he died tonight: not when poisoned, dreamed to death, hunted or
+        reflected, not when his lover dies tonight (he would die of love), not when the elder is poisoned
+        (the village loses its powers), not when feared or sealed."""
+        s = self.s
+        if not s.has_power(Role.HUNTER) or s.sealed_night == s.night:
+            return False
+        deaths, _ = self.night_deaths()
+        if deaths.get(hunter) in ("poison", "dream", "hunt", "reflect") or self._silenced_tonight(hunter, deaths):
+            return False
+        return not any(s.roles.get(x) is Role.ELDER and c == "poison" for x, c in deaths.items())
+
+    def king_could_shoot(self, seat: int) -> bool:
+        """The same for the 狼王 (and a 机械狼 with the hunter's gun)."""
+        deaths, _ = self.night_deaths()
+        cause = deaths.get(seat)
+        if self.s.roles.get(seat) is Role.MECH_WOLF:
+            allowed = HUNTER_CAUSES[self.rules.hunter_shoots_on]
+        else:
+            allowed = KING_CAUSES[self.rules.black_wolf_king_shoots_on]
+        if cause is not None and cause not in allowed:
+            return False
+        return not self._silenced_tonight(seat, deaths)
