@@ -43,6 +43,8 @@ class FlowBase:
         # no reference cycle and is freed by reference counting, not left to the cyclic garbage collector.
         self._refuse_explode = partial(refuse_explode, state)
         self.night_steps = setup.steps()
+        self.new_moon_deck = list(setup.rules.new_moon)  # 新月: the event deck, shuffled once from the seed
+        self.rng.shuffle(self.new_moon_deck)
 
     def when(self) -> str:
         return f"day{self.s.day}" if self.s.day >= self.s.night else f"night{self.s.night}"

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Cards, Seats, TakeCard, YesNo
-from narrator.engine.base import FlowBase, Flowing
+from narrator.engine.base import Flowing
+from narrator.engine.checks import lovers_check, refuse_wolf_target
 from narrator.engine.events import Cause
+from narrator.engine.new_moon import NewMoon
 from narrator.engine.prompts import Check, Prompt
 from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import WOLF_CARDS, Role
 from narrator.engine.rules import FIRST_NIGHT_ONLY, STEP_CARD
 
 
-class Night(FlowBase):
+class Night(NewMoon):
     def night(self, n: int) -> Flowing:
         self.emit(ev.NightFell(n))
+        if self.s.ally_due:
+            yield from self.wolves_ally(n)
         for step in self.night_steps:
             if n > 1 and step in FIRST_NIGHT_ONLY:
                 continue
@@ -118,6 +123,10 @@ class Night(FlowBase):
                 return refuse("thief.two_cards")
             if Counter(answer.roles) - deck:
                 return refuse("thief.cards_not_in_deck")
+            if self.rules.thief_pair == "no_wolf_pairs":  # A12: the judge never leaves 盗贼+狼 or 狼+狼 face down
+                wolves = sum(1 for c in answer.roles if c in WOLF_CARDS)
+                if wolves == 2 or (wolves == 1 and Role.THIEF in answer.roles):
+                    return refuse("thief.reshuffle")
             return None
 
         cards = yield Prompt("thief.cards", frozenset({Cards}), Role.THIEF, None, (), 0, 0, True, {}, check_cards)
@@ -137,6 +146,8 @@ class Night(FlowBase):
                 return refuse("thief.card_not_there", role=answer.role)
             if forced and answer.role not in WOLF_CARDS:
                 return refuse("thief.must_take_wolf")
+            if answer.role is None and not self.rules.thief_may_keep:
+                return refuse("thief.must_take")  # D41: 盗贼必须在这两张牌中选择一个身份
             return None
 
         take = yield Prompt(
@@ -188,7 +199,8 @@ class Night(FlowBase):
             yield from self.identify(Role.WHITE_WOLF_KING)
         if not any(self.s.is_wolf(x) for x in self.s.alive):
             return
-        victim = yield from self.ask_one("wolves.kill", self.living(), True, role=Role.WEREWOLF, secret=True)
+        victim = yield from self.ask_one("wolves.kill", self.living(), True, role=Role.WEREWOLF, secret=True,
+                                         check=lovers_check(self.s, self.rules, wolf_lover=True))
         self.emit(ev.WolvesChoseVictim(victim))
 
     def step_wolf_beauty(self, n: int) -> Flowing:
@@ -197,8 +209,9 @@ class Night(FlowBase):
         beauty = self.acting(Role.WOLF_BEAUTY)
         if beauty is None:
             return
+        check = None if self.rules.wolf_beauty_charms == "anyone" else partial(refuse_wolf_target, self.s, "beauty")
         seat = yield from self.ask_one("wolf_beauty.charm", self.living(but=beauty), True,
-                                       role=Role.WOLF_BEAUTY, actor=beauty, secret=True)
+                                       role=Role.WOLF_BEAUTY, actor=beauty, secret=True, check=check)
         self.emit(ev.WolfBeautyCharmed(seat))
 
     def step_witch(self, n: int) -> Flowing:
@@ -215,11 +228,15 @@ class Night(FlowBase):
                 rule = self.rules.witch_self_save
                 self_save_ok = rule == "always" or (rule == "first_night" and n == 1)
 
+                caught_girl = self.s.roles.get(victim) is Role.LITTLE_GIRL and not self.rules.little_girl_savable
+
                 def check(answer: Answer) -> Refusal | None:
                     if isinstance(answer, YesNo) and answer.yes and victim == witch and not self_save_ok:
                         if rule == "never":
                             return refuse("witch.no_self_save")
                         return refuse("witch.self_save_first_night")
+                    if isinstance(answer, YesNo) and answer.yes and caught_girl:
+                        return refuse("witch.little_girl")  # D37: 小女孩被发现，立即死亡
                     return None
 
                 saved = yield from self.ask_yes("witch.save", role=Role.WITCH, actor=witch, check=check,
@@ -228,7 +245,7 @@ class Night(FlowBase):
                     self.emit(ev.WitchSaved(victim))
         if self.s.poison and not (saved and self.rules.witch_one_potion_per_night):
             target = yield from self.ask_one("witch.poison", self.living(), True, role=Role.WITCH, actor=witch,
-                                             secret=True)
+                                             secret=True, check=lovers_check(self.s, self.rules, actor=witch))
             if target is not None:
                 self.emit(ev.WitchPoisoned(target))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Set
 
-from narrator.engine.roles import FOLK, GODS, Camp, Role
+from narrator.engine.roles import Camp, Role
 from narrator.engine.state import State
 
 
@@ -32,8 +32,9 @@ def wolves_condition(s: State, alive: Set[int]) -> bool:
     if mode == "city":
         return not others
     had_gods, had_folk = s.groups_at_start()
-    gods = any(r in GODS for r in others)
-    folk = any(r in FOLK or r is Role.WILD_CHILD for r in others)
+    god_cards, folk_cards = s.sides()
+    gods = any(r in god_cards for r in others)
+    folk = any(r in folk_cards or r is Role.WILD_CHILD for r in others)
     return (had_gods and not gods) or (had_folk and not folk) or not others
 
 

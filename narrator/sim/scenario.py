@@ -201,7 +201,8 @@ class Run:
                 continue
             auto = self.auto_answer(host, game)
             if auto is not None:
-                game.answer(auto)
+                if isinstance(game.answer(auto), Rejected):  # e.g. a face-down pair the house rules forbid
+                    return self.fail(2, f"{prompt.kind}: the deal's own answer {auto} was refused")
                 continue
             if pending is not None:
                 return self.fail(2, f"the scenario answers {pending[0]}, but the game asks {prompt.kind}")
