@@ -227,7 +227,7 @@ def check_replay(rec: Played, depth: int = 2) -> None:
     """(a): the state was the fold of the journal at every prompt (checked while playing); with depth ≥ 1
     replay gives the same journal and state and undo is the game without its last answer; with depth 2 so
     are replays of all answers but the last, and of the answers up to a random point."""
-    game, answers = rec.game, [a for _, a in rec.game.answers]
+    game, answers = rec.game, list(rec.game.answers)
     assert not rec.faults  # among them: the state differed from the fold of the journal at some prompt
     if depth < 1:
         return
@@ -343,7 +343,7 @@ def test_night_lines_depend_only_on_the_preset_and_night(name: str) -> None:
 def test_illegal_answers_change_nothing(name: str, seed: int) -> None:
     rec = play(make_setup(name), seed, attack=0.2)
     assert not rec.faults, rec.faults[:5]
-    assert Game.replay(rec.setup, seed, [a for _, a in rec.game.answers]).journal == rec.game.journal
+    assert Game.replay(rec.setup, seed, rec.game.answers).journal == rec.game.journal
 
 
 @pytest.mark.slow

@@ -44,8 +44,9 @@ CacheDir = Annotated[
 def build(
     backend: Annotated[Backend, typer.Option(help="edge: edge-tts (online), espeak-ng if unreachable; "
                                              "espeak: espeak-ng only.")] = Backend.edge,
-    voice: Annotated[str | None, typer.Option(help="Voice name. Default: zh-CN-YunyangNeural (edge), "
-                                              "cmn (espeak).")] = None,
+    voice: Annotated[str | None, typer.Option(help="Voice name. Default: zh-CN-YunyangNeural (edge); "
+                                              "for espeak the installed voice that reads Chinese, e.g. "
+                                              "cmn-latn-pinyin.")] = None,
     rate: Annotated[str, typer.Option(help='Speaking-rate change, e.g. "-10%" (write --rate=-10%).')] = "+0%",
     pitch: Annotated[str, typer.Option(help='Pitch shift, e.g. "-5Hz".')] = "+0Hz",
     volume: Annotated[str, typer.Option(help='Loudness change, e.g. "+20%".')] = "+0%",
@@ -104,7 +105,7 @@ def list_voices(cache_dir: CacheDir = None) -> None:
     from importlib.metadata import PackageNotFoundError, version
 
     from narrator.judge.script import LANGS
-    from narrator.voice import DEFAULT_EDGE_VOICE, DEFAULT_ESPEAK_VOICE, VoiceCache, default_cache_dir
+    from narrator.voice import DEFAULT_EDGE_VOICE, VoiceCache, default_cache_dir, espeak_voices
     from narrator.voice.bootstrap import pieces_to_build
 
     try:
@@ -112,10 +113,16 @@ def list_voices(cache_dir: CacheDir = None) -> None:
     except PackageNotFoundError:
         edge = "edge-tts NOT INSTALLED (pip install edge-tts)"
     espeak = shutil.which("espeak-ng") or "NOT FOUND (apt install espeak-ng)"
+    if espeak_voices.version():
+        espeak = f"espeak-ng {espeak_voices.version()}, {espeak}"
+    chinese = espeak_voices.chinese()
+    espeak_default = chinese[0] if chinese else "none that reads Chinese"
     ffmpeg = shutil.which("ffmpeg") or "NOT FOUND (apt install ffmpeg)"
     typer.echo("Backends:")
     typer.echo(f"  edge    online, default voice {DEFAULT_EDGE_VOICE}, falls back to espeak-ng  [{edge}]")
-    typer.echo(f"  espeak  offline, default voice {DEFAULT_ESPEAK_VOICE}  [{espeak}]")
+    typer.echo(f"  espeak  offline, default voice {espeak_default}  [{espeak}]")
+    if len(chinese) > 1:
+        typer.echo(f"          other voices that read Chinese: {', '.join(chinese[1:])}")
     typer.echo(f"  (ffmpeg decodes edge-tts audio: {ffmpeg})")
     typer.echo("Some edge-tts voices for --voice:")
     for name, what in SUGGESTED_EDGE_VOICES.items():

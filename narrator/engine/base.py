@@ -46,8 +46,9 @@ class FlowBase:
         self.new_moon_deck = list(setup.rules.new_moon)  # 新月: the event deck, shuffled once from the seed
         self.rng.shuffle(self.new_moon_deck)
 
-    def when(self) -> str:
-        return f"day{self.s.day}" if self.s.day >= self.s.night else f"night{self.s.night}"
+    def when(self) -> ev.When:
+        s = self.s
+        return ev.When("day", s.day) if s.day >= s.night else ev.When("night", s.night)
 
     # ---- asking -----------------------------------------------------------------------------------------
 

@@ -42,17 +42,15 @@ class Day(Election):
             by_wolves = {x for x, c in pending if c == "wolves"}
             if s.lovers is not None and by_wolves & set(s.lovers):
                 by_wolves |= set(s.lovers)
-            if by_wolves and wolves_condition(s, s.alive - by_wolves):
+            why = wolves_condition(s, s.alive - by_wolves) if by_wolves else None
+            if why is not None:
                 own = frozenset(x for x, _ in pending)
                 for seat, cause in sorted(pending):
-                    self.die(seat, cause, f"night{s.night}", [], own)
-                self.end_wolves()
-        batch = yield from self.resolve(pending, f"night{s.night}")
+                    self.die(seat, cause, ev.When("night", s.night), [], own)
+                self.end(Camp.WOLVES, why)
+        batch = yield from self.resolve(pending, ev.When("night", s.night))
         exploded: bool = yield from self.last_words(batch)
         return exploded
-
-    def end_wolves(self) -> None:
-        self.end(Camp.WOLVES)
 
     # ---- speeches ----------------------------------------------------------------------------------------
 
@@ -157,11 +155,11 @@ class Day(Election):
             if answer.yes:
                 self.emit(ev.IdiotRevealed(seat))
                 return
-        batch = yield from self.resolve([(seat, "exile")], f"day{s.day}")
+        batch = yield from self.resolve([(seat, "exile")], ev.When("day", s.day))
         yield from self.last_words(batch)
 
     def scapegoat(self, goat: int) -> Flowing:
-        batch = yield from self.resolve([(goat, "scapegoat")], f"day{self.s.day}")
+        batch = yield from self.resolve([(goat, "scapegoat")], ev.When("day", self.s.day))
         voters = yield from self.ask_seats("scapegoat.voters", self.living(), 1, len(self.s.alive),
                                            role=Role.SCAPEGOAT, actor=goat)
         self.emit(ev.ScapegoatChoseVoters(goat, tuple(sorted(voters))))

@@ -7,9 +7,9 @@ from functools import partial
 from narrator.engine import events as ev
 from narrator.engine.base import FlowBase, Flowing, GameOver
 from narrator.engine.checks import refuse_wolf_target
-from narrator.engine.events import Cause
+from narrator.engine.events import Cause, Termination, When
 from narrator.engine.roles import Camp, Role
-from narrator.engine.win import winner
+from narrator.engine.win import outcome
 
 HUNTER_CAUSES = {
     "wolves_or_exile": frozenset({"wolves", "exile", "taken"}),
@@ -20,7 +20,7 @@ VILLAGE_KILLS = frozenset({"poison", "shot", "exile"})
 
 class Deaths(FlowBase):
     def die(
-        self, seat: int, cause: Cause, when: str, batch: list[tuple[int, Cause]], own: frozenset[int] = frozenset()
+        self, seat: int, cause: Cause, when: When, batch: list[tuple[int, Cause]], own: frozenset[int] = frozenset()
     ) -> None:
         """One death and whatever dies with it at once (no skill is asked here). Seats in `own` die in this
         same batch of their own cause (a bitten hunter whose lover is poisoned dies of the bite, not of love),
@@ -35,12 +35,13 @@ class Deaths(FlowBase):
             other = s.lovers[1] if s.lovers[0] == seat else s.lovers[0]
             if other not in own:
                 self.die(other, "lover", when, batch, own)
-        if seat == s.model and not s.wild_turned:
+        if seat == s.model and not s.wild_turned and s.has_power(Role.WILD_CHILD):
+            # Turning is the wild child's power: after the village lost its powers he stays good.
             child = s.living_seat_of(Role.WILD_CHILD)
             if child is not None:
                 self.emit(ev.WildChildTurned(child))
         charmed = s.beauty_charm
-        if role is Role.WOLF_BEAUTY and when.startswith("day") and charmed is not None and charmed not in own:
+        if role is Role.WOLF_BEAUTY and when.day and charmed is not None and charmed not in own:
             self.die(charmed, "charm", when, batch, own)
         if role is Role.ELDER and cause in VILLAGE_KILLS and not s.powers_lost:
             self.emit(ev.VillagePowersLost(seat))
@@ -62,7 +63,7 @@ class Deaths(FlowBase):
             dead |= set(s.lovers)
         return tuple(sorted(dead & s.alive))
 
-    def resolve(self, first: list[tuple[int, Cause]], when: str) -> Flowing:
+    def resolve(self, first: list[tuple[int, Cause]], when: When) -> Flowing:
         """Kill `first`, then ask every death skill in seat order (shots may add deaths, asked in turn),
         then check for a winner. Returns the batch: every (seat, cause) that died, in order of death."""
         batch: list[tuple[int, Cause]] = []
@@ -83,7 +84,7 @@ class Deaths(FlowBase):
         self.check_win()
         return batch
 
-    def death_skills(self, seat: int, cause: Cause, when: str, batch: list[tuple[int, Cause]]) -> Flowing:
+    def death_skills(self, seat: int, cause: Cause, when: When, batch: list[tuple[int, Cause]]) -> Flowing:
         s = self.s
         role = s.roles.get(seat)
         if role is Role.HUNTER and s.has_power(Role.HUNTER) and cause in HUNTER_CAUSES[self.rules.hunter_shoots_on]:
@@ -106,25 +107,25 @@ class Deaths(FlowBase):
                 self.emit(ev.BadgePassed(seat, heir))
 
     def check_win(self) -> None:
-        camp = winner(self.s)
-        if camp is not None:
-            self.end(camp)
+        won = outcome(self.s)
+        if won is not None:
+            self.end(*won)
 
-    def end(self, camp: Camp) -> None:
-        self.emit(ev.GameEnded(camp, tuple(sorted(self.s.roles.items()))))
+    def end(self, camp: Camp, termination: Termination) -> None:
+        self.emit(ev.GameEnded(camp, tuple(sorted(self.s.roles.items())), termination))
         raise GameOver
 
-    def has_last_words(self, seat: int, cause: str, when: str) -> bool:
+    def has_last_words(self, seat: int, cause: str, when: When) -> bool:
         rule = self.rules.last_words
         if rule == "never":
             return False
         if cause == "explode":
             return self.rules.explode_last_words  # I3: 自爆可以留遗言（指刀）
-        if when.startswith("night"):
-            return rule == "always" or when == "night1"
+        if when.night:
+            return rule == "always" or when.n == 1
         days = self.rules.exile_last_words_days
         # F11: 仅前N个白天，投票中被处决玩家有遗言
-        return not (cause == "exile" and days and int(when.removeprefix("day")) > days)
+        return not (cause == "exile" and days and when.n > days)
 
     def last_words(self, batch: list[tuple[int, Cause]]) -> Flowing:
         """Every last word the batch leaves; True when a wolf exploded during one (`self_explode_until:
@@ -142,6 +143,6 @@ class Deaths(FlowBase):
 
     def explode(self, wolf: int) -> Flowing:
         self.emit(ev.SelfExploded(wolf))
-        batch = yield from self.resolve([(wolf, "explode")], f"day{self.s.day}")
+        batch = yield from self.resolve([(wolf, "explode")], ev.When("day", self.s.day))
         yield from self.last_words(batch)
 

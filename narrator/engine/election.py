@@ -84,5 +84,5 @@ class Election(Deaths, Votes):
             self.emit(ev.NoSheriff("badge_lost"))
         else:
             self.emit(ev.ElectionPostponed())
-        batch = yield from self.resolve([(wolf, "explode")], f"day{self.s.day}")
+        batch = yield from self.resolve([(wolf, "explode")], ev.When("day", self.s.day))
         yield from self.last_words(batch)

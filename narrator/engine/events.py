@@ -14,6 +14,42 @@ from narrator.engine.rules import Rules
 
 Cause = Literal["wolves", "poison", "shot", "exile", "lover", "explode", "taken", "charm", "scapegoat", "elder"]
 
+Termination = Literal["wolves_dead", "gods_dead", "villagers_dead", "good_dead", "parity", "lovers", "piper"]
+"""Why a game ended (GameEnded.termination): every wolf dead (the good side wins); every god, every villager
+(屠边) or every good player (屠城, or no one left to stand against the wolves) dead; wolves at least as many
+as the others (`win: parity`); only the lovers left; every living player charmed by the piper."""
+TERMINATIONS: tuple[Termination, ...] = (
+    "wolves_dead", "gods_dead", "villagers_dead", "good_dead", "parity", "lovers", "piper",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class When:
+    """A moment of the game: night N or day N. `str(when)` is "night1", "day2" (scenario files use it)."""
+
+    phase: Literal["night", "day"]
+    n: int
+
+    def __str__(self) -> str:
+        return f"{self.phase}{self.n}"
+
+    @property
+    def night(self) -> bool:
+        return self.phase == "night"
+
+    @property
+    def day(self) -> bool:
+        return self.phase == "day"
+
+    @classmethod
+    def parse(cls, text: str) -> When:
+        """ "night1" / "day2" back to a When; ValueError for anything else."""
+        for phase in ("night", "day"):
+            rest = text[len(phase):] if text[: len(phase)] == phase else ""
+            if rest.isdigit() and rest[0] != "0":
+                return cls(phase, int(rest))
+        raise ValueError(f"not a moment of the game: {text!r} (night1, day2, …)")
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -229,7 +265,7 @@ class DeathsAnnounced(Event):
 class PlayerDied(Event):
     seat: int
     cause: Cause
-    when: str  # "night1", "day2", …
+    when: When  # str(): "night1", "day2", …
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,6 +363,7 @@ class NightComes(Event):
 class GameEnded(Event):
     winner: Camp
     roles: tuple[tuple[int, Role], ...]  # every seat's card, read out at the end
+    termination: Termination  # why: the judge says it, the recap shows it
 
 
 # --- seed rules --- (issue 11)

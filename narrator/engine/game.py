@@ -54,6 +54,22 @@ class Rejected:
         return Refusal(self.code, self.values)
 
 
+class ReplayDiverged(ValueError):
+    """Checked replay stopped at answer `index` (0-based): it was given to a prompt of kind `expected`, but
+    the game asks `got` there ("" once the game is over); or (`refusal` set) the prompt is the same kind but
+    refuses the answer."""
+
+    def __init__(self, index: int, expected: str, got: str, refusal: Refusal | None = None) -> None:
+        self.index, self.expected, self.got, self.refusal = index, expected, got, refusal
+        if refusal is not None:
+            why = f"{expected} refuses it ({refusal.code} {dict(refusal.values)})"
+        elif got:
+            why = f"it was given to {expected}, but the game asks {got}"
+        else:
+            why = f"it was given to {expected}, but the game is over"
+        super().__init__(f"replay diverged at answer {index + 1}: {why}")
+
+
 class Game:
     def __init__(self, setup: Setup, seed: int = 0) -> None:
         self.setup = setup
@@ -117,17 +133,22 @@ class Game:
         return refusal
 
     @classmethod
-    def replay(cls, setup: Setup, seed: int, answers: Iterable[Answer]) -> Game:
+    def replay(cls, setup: Setup, seed: int, answers: Iterable[tuple[str, Answer]]) -> Game:
+        """The game after these (prompt kind, answer) pairs, checked: each answer must meet a prompt of the
+        kind it was given to and be accepted there, else ReplayDiverged names the first that does not."""
         game = cls(setup, seed)
-        for answer in answers:
+        for index, (kind, answer) in enumerate(answers):
+            got = game.prompt.kind if game.prompt is not None else ""
+            if got != kind:
+                raise ReplayDiverged(index, kind, got)
             result = game.answer(answer)
             if isinstance(result, Rejected):
-                raise ValueError(f"replay diverged at {result.kind}: {result.code} {dict(result.values)}")
+                raise ReplayDiverged(index, kind, got, result.refusal)
         return game
 
     def undo(self) -> Game:
         """The same game without its last answer (a new Game; this one is left as it was)."""
-        return Game.replay(self.setup, self.seed, [a for _, a in self.answers[:-1]])
+        return Game.replay(self.setup, self.seed, self.answers[:-1])
 
 
 def named_seats(answer: Answer) -> tuple[int, ...]:

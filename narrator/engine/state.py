@@ -30,7 +30,7 @@ class State:
     roles: dict[int, Role] = field(default_factory=dict)
     """Seat → the card it plays (identified on night 1; the thief's taken card; a kept thief plays 村民)."""
     alive: set[int] = field(default_factory=set)
-    deaths: dict[int, tuple[str, str]] = field(default_factory=dict)
+    deaths: dict[int, tuple[str, ev.When]] = field(default_factory=dict)
     """Seat → (cause, when)."""
     night: int = 0
     day: int = 0

@@ -1,18 +1,20 @@
-"""Who has won, checked after every batch of deaths once every pending death skill is resolved."""
+"""Who has won and why, checked after every batch of deaths once every pending death skill is resolved."""
 
 from __future__ import annotations
 
 from collections.abc import Set
 
+from narrator.engine.events import Termination
 from narrator.engine.roles import Camp, Role
 from narrator.engine.state import State
 
 
-def wolves_condition(s: State, alive: Set[int]) -> bool:
-    """The wolves' condition (屠边 / 屠城 / parity) over `alive`; the 人狼恋 pair must be dead in every mode."""
+def wolves_condition(s: State, alive: Set[int]) -> Termination | None:
+    """Why the wolves have won over `alive` (屠边 / 屠城 / parity), or None; the 人狼恋 pair must be dead in
+    every mode."""
     lovers = s.lovers_camp()
     if lovers and s.lovers is not None and any(x in alive for x in s.lovers):
-        return False
+        return None
     # One pass over the living (this runs after every batch of deaths).
     is_wolf, roles = s.is_wolf, s.roles
     wolves = 0
@@ -25,38 +27,52 @@ def wolves_condition(s: State, alive: Set[int]) -> bool:
         elif (role := roles.get(x)) is not Role.PIPER:
             others.append(role)
     if not wolves:
-        return False
+        return None
+    if not others:
+        return "good_dead"
     mode = s.rules.win
     if mode == "parity":
-        return wolves >= len(others)
+        return "parity" if wolves >= len(others) else None
     if mode == "city":
-        return not others
+        return None
     had_gods, had_folk = s.groups_at_start()
-    god_cards, folk_cards = s.sides()
-    gods = any(r in god_cards for r in others)
-    folk = any(r in folk_cards or r is Role.WILD_CHILD for r in others)
-    return (had_gods and not gods) or (had_folk and not folk) or not others
+    god_cards, folk_cards = s.sides()  # D27: the idiot counts as 神 or 民 by the house rule
+    if had_gods and not any(r in god_cards for r in others):
+        return "gods_dead"
+    if had_folk and not any(r in folk_cards or r is Role.WILD_CHILD for r in others):
+        return "villagers_dead"
+    return None
 
 
-def winner(s: State, alive: Set[int] | None = None) -> Camp | None:
-    """The winning camp, or None while the game goes on. When one batch meets several camps' conditions,
-    the wolves win (`wolf_kill_first`); with the switch off the good side does."""
+def outcome(s: State, alive: Set[int] | None = None) -> tuple[Camp, Termination] | None:
+    """The winning camp and why, or None while the game goes on. When one batch meets several camps'
+    conditions, the wolves win (`wolf_kill_first`); with the switch off the good side does."""
     alive = s.alive if alive is None else alive
-    met: list[Camp] = []
-    if wolves_condition(s, alive):
-        met.append(Camp.WOLVES)
+    met: list[tuple[Camp, Termination]] = []
+    wolves = wolves_condition(s, alive)
+    if wolves is not None:
+        met.append((Camp.WOLVES, wolves))
     lovers = s.lovers_camp()
     lovers_alive = bool(lovers) and any(x in alive for x in lovers if x != s.cupid_seat)
     if lovers_alive and all(x in lovers for x in alive):
-        met.append(Camp.LOVERS)
+        met.append((Camp.LOVERS, "lovers"))
     piper = s.living_seat_of(Role.PIPER)
     if piper is not None and piper in alive and all(x == piper or x in s.charmed for x in alive):
-        met.append(Camp.PIPER)
+        met.append((Camp.PIPER, "piper"))
     wolves_alive = any(s.is_wolf(x) for x in alive)
+    good: tuple[Camp, Termination] | None = None
     if not wolves_alive and not lovers_alive:
-        met.append(Camp.GOOD)
+        good = (Camp.GOOD, "wolves_dead")
+    if good is not None:
+        met.append(good)
     if not met:
         return None
-    if not s.rules.wolf_kill_first and Camp.GOOD in met:
-        return Camp.GOOD
+    if not s.rules.wolf_kill_first and good is not None:
+        return good
     return met[0]
+
+
+def winner(s: State, alive: Set[int] | None = None) -> Camp | None:
+    """The winning camp, or None while the game goes on (see `outcome`)."""
+    won = outcome(s, alive)
+    return None if won is None else won[0]

@@ -102,7 +102,12 @@ class Judge:
         return self._optional("witch_told_victim", e)
 
     def _raven_cursed(self, e: ev.RavenCursed, s: State) -> list[Line]:
-        return self._optional("raven_cursed", e)
+        votes = s.rules.raven_votes  # the curse's real extra votes (house rule), told to the host
+        if e.seat is None:
+            return [self._ev("raven_cursed.none")]
+        if not votes:
+            return [self._ev("raven_cursed.no_votes", e)]
+        return [self._ev("raven_cursed", e, n=self.script.count(votes))]
 
     def _seer_checked(self, e: ev.SeerChecked, s: State) -> list[Line]:
         if e.result is None:
@@ -161,7 +166,7 @@ class Judge:
 
     def _player_died(self, e: ev.PlayerDied, s: State) -> list[Line]:
         out = []
-        if e.when.startswith("day") and e.cause in ("lover", "charm", "elder"):
+        if e.when.day and e.cause in ("lover", "charm", "elder"):
             out.append(self._ev(f"player_died.{e.cause}", e))
         role = s.roles.get(e.seat)
         if s.rules.reveal_on_death == "role" and role is not None:
@@ -215,7 +220,8 @@ class Judge:
         return [self._ev(f"no_exile.{e.reason}")]
 
     def _game_ended(self, e: ev.GameEnded, s: State) -> list[Line]:
-        out = [self._ev("game_ended", winner=self.script.camp(e.winner.value))]
+        out = [self._ev("game_ended", winner=self.script.camp(e.winner.value)),
+               self.script.line("terminations", e.termination)]
         allies = s.wolves_allies()
         if e.winner is Camp.WOLVES and allies:
             out.append(self._ev("game_ended.allies", seats=seats(allies)))  # D33 / A16: they win with the wolves

@@ -249,7 +249,7 @@ def check_expectations(expect: dict[str, Any], game: Game, lines: list[Line]) ->
     if "deaths" in expect:
         by_when: dict[str, list[int]] = {}
         for seat, (_, when) in s.deaths.items():
-            by_when.setdefault(when, []).append(seat)
+            by_when.setdefault(str(when), []).append(seat)
         for when, seats in (expect["deaths"] or {}).items():
             got_seats = sorted(by_when.get(str(when), []))
             if got_seats != sorted(seats or []):
@@ -292,9 +292,9 @@ def check_expectations(expect: dict[str, Any], game: Game, lines: list[Line]) ->
 def event_record(event: ev.Event) -> dict[str, Any]:
     """An event as one JSON-able object: "died" and "game_over" by name, the rest by their snake name."""
     if isinstance(event, ev.PlayerDied):
-        return {"event": "died", "seat": event.seat, "cause": event.cause, "when": event.when}
+        return {"event": "died", "seat": event.seat, "cause": event.cause, "when": str(event.when)}
     if isinstance(event, ev.GameEnded):
-        return {"event": "game_over", "winner": event.winner.value,
+        return {"event": "game_over", "winner": event.winner.value, "termination": event.termination,
                 "roles": {str(seat): role.value for seat, role in event.roles}}
     from narrator.judge.narrate import event_key
 

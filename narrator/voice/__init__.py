@@ -6,6 +6,7 @@ wire the defaults (edge-tts with espeak-ng fallback, through the cache).
 Heavy imports (edge_tts, aiohttp, platformdirs) happen inside the functions that need them.
 """
 
+from narrator.voice import espeak_voices
 from narrator.voice.base import Audio, MissingPiece, Voice, VoiceError, VoiceSettings, VoiceUnavailable
 from narrator.voice.bootstrap import BACKENDS, DEFAULT_VOICES, make_speaker, make_voice, pieces_to_build
 from narrator.voice.cache import CACHE_ENV, CachedVoice, VoiceCache, default_cache_dir
@@ -17,6 +18,6 @@ from narrator.voice.speaker import Gaps, Speaker, is_pause
 __all__ = [
     "BACKENDS", "CACHE_ENV", "DEFAULT_EDGE_VOICE", "DEFAULT_ESPEAK_VOICE", "DEFAULT_VOICES", "Audio",
     "CachedVoice", "EdgeVoice", "EspeakVoice", "FallbackVoice", "Gaps", "MissingPiece", "Speaker", "Voice",
-    "VoiceCache", "VoiceError", "VoiceSettings", "VoiceUnavailable", "default_cache_dir", "is_pause",
+    "VoiceCache", "VoiceError", "VoiceSettings", "VoiceUnavailable", "default_cache_dir", "espeak_voices", "is_pause",
     "make_speaker", "make_voice", "pieces_to_build",
 ]  # fmt: skip

@@ -64,13 +64,16 @@ class VoiceSettings:
     backend: str
     """"edge" or "espeak"."""
     voice: str
-    """Backend voice name: "zh-CN-YunyangNeural" (edge-tts), "cmn" (espeak-ng)."""
+    """Backend voice name: "zh-CN-YunyangNeural" (edge-tts), "cmn-latn-pinyin" (espeak-ng)."""
     rate: str = "+0%"
     """Speaking-rate change in percent of the voice's normal rate, e.g. "-10%"."""
     pitch: str = "+0Hz"
     """Pitch shift in Hz, e.g. "-5Hz"."""
     volume: str = "+0%"
     """Loudness change in percent, e.g. "+20%"."""
+    engine: str = ""
+    """What renders it and its version ("espeak-ng=1.51", "edge-tts=7.3.1"): part of the cache key, so
+    pieces made by another release are made again."""
 
     def __post_init__(self) -> None:
         if not self.voice:
@@ -85,7 +88,8 @@ class VoiceSettings:
 
     @property
     def key(self) -> str:
-        return f"{self.backend}:{self.voice}:rate={self.rate}:pitch={self.pitch}:volume={self.volume}"
+        key = f"{self.backend}:{self.voice}:rate={self.rate}:pitch={self.pitch}:volume={self.volume}"
+        return f"{key}:{self.engine}" if self.engine else key
 
     @property
     def rate_percent(self) -> int:

@@ -16,6 +16,7 @@ from narrator.voice.speaker import Speaker, is_pause
 Backend = Literal["edge", "espeak"]
 BACKENDS: tuple[Backend, ...] = ("edge", "espeak")
 DEFAULT_VOICES: dict[str, str] = {"edge": DEFAULT_EDGE_VOICE, "espeak": DEFAULT_ESPEAK_VOICE}
+"""The preferred voices; espeak-ng takes the best one the installed espeak-ng offers (espeak_voices)."""
 
 
 def pieces_to_build(lang: str = "zh-Hans", max_seat: int = 18) -> list[str]:
@@ -33,11 +34,11 @@ def make_voice(
     """"edge": edge-tts falling back to espeak-ng (same rate, pitch and volume) when unreachable;
     "espeak": espeak-ng alone. Bad settings raise ValueError."""
     if backend == "espeak":
-        return EspeakVoice(voice or DEFAULT_ESPEAK_VOICE, rate=rate, pitch=pitch, volume=volume)
+        return EspeakVoice(voice, rate=rate, pitch=pitch, volume=volume)
     if backend != "edge":
         raise ValueError(f"unknown voice backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     edge = EdgeVoice(voice or DEFAULT_EDGE_VOICE, rate=rate, pitch=pitch, volume=volume, proxy=proxy)
-    espeak = EspeakVoice(DEFAULT_ESPEAK_VOICE, rate=rate, pitch=pitch, volume=volume)
+    espeak = EspeakVoice(None, rate=rate, pitch=pitch, volume=volume)
     return FallbackVoice(edge, espeak, warn)
 
 

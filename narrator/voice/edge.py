@@ -30,7 +30,7 @@ class EdgeVoice:
     ) -> None:  # fmt: skip
         if not _EDGE_NAME.match(voice):
             raise ValueError(f"{voice!r} is not an edge-tts voice name (like {DEFAULT_EDGE_VOICE!r})")
-        self.settings = VoiceSettings("edge", voice, rate, pitch, volume)
+        self.settings = VoiceSettings("edge", voice, rate, pitch, volume, engine=f"edge-tts={_edge_version()}")
         self.proxy = proxy
         """An HTTP proxy URL for the connection, or None (edge-tts then also honours HTTPS_PROXY)."""
         self.connect_timeout_s = connect_timeout_s
@@ -84,6 +84,16 @@ class EdgeVoice:
             if chunk["type"] == "audio":
                 chunks.append(chunk["data"])
         return b"".join(chunks)
+
+
+def _edge_version() -> str:
+    """The installed edge-tts package's version, part of the cache key ("none" when it is missing)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("edge-tts")
+    except PackageNotFoundError:
+        return "none"
 
 
 def describe_failure(exc: BaseException) -> str:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import shutil
 import subprocess
 
+from narrator.voice import espeak_voices
 from narrator.voice.base import Audio, VoiceError, VoiceSettings
 from narrator.voice.pcm import read_wav, resample
 
-DEFAULT_ESPEAK_VOICE = "cmn"
-"""espeak-ng's Mandarin voice."""
+DEFAULT_ESPEAK_VOICE = espeak_voices.PREFERRED[0]
+"""espeak-ng's Mandarin voice that speaks Mandarin ("cmn" reads it as English-spelled pinyin). Without
+`voice`, EspeakVoice takes the best voice the installed espeak-ng offers (espeak_voices.choose)."""
 BASE_SPEED_WPM = 180
 """words/min at rate "+0%". For Mandarin espeak-ng counts a syllable as a word: 180 is a calm 3 per second."""
 BASE_PITCH = 50
@@ -24,10 +26,20 @@ class EspeakVoice:
     """espeak-ng run once per piece, its WAV read from stdout and resampled (22 050 Hz → SAMPLE_RATE)."""
 
     def __init__(
-        self, voice: str = DEFAULT_ESPEAK_VOICE, *, rate: str = "+0%", pitch: str = "+0Hz",
+        self, voice: str | None = None, *, rate: str = "+0%", pitch: str = "+0Hz",
         volume: str = "+0%", program: str = "espeak-ng",
     ) -> None:  # fmt: skip
-        self.settings = VoiceSettings("espeak", voice, rate, pitch, volume)
+        """`voice` None: the best installed voice that reads Chinese. A `voice` the installed espeak-ng does
+        not have, or one that does not read Chinese, raises ValueError saying so. The key includes
+        espeak-ng's version, so pieces rendered by another espeak-ng are rendered again."""
+        release = espeak_voices.version(program)
+        if voice is None:
+            voice = espeak_voices.choose(program) or DEFAULT_ESPEAK_VOICE
+        elif release:  # when espeak-ng is missing, synthesize() says so
+            why = espeak_voices.problem(voice, program)
+            if why:
+                raise ValueError(why)
+        self.settings = VoiceSettings("espeak", voice, rate, pitch, volume, engine=f"espeak-ng={release or 'none'}")
         self.program = program
 
     @property

@@ -78,7 +78,7 @@ def test_build_without_network_falls_back_to_espeak_and_says_so_once(offline_bui
     assert offline_build.result.exit_code == 0, out
     assert out.count("⚠") == 1 and out.count("unreachable") == 1, out
     assert "edge-tts (zh-CN-YunyangNeural) is unreachable (cannot connect to speech.platform.bing.com:443" in out
-    assert "the judge speaks with espeak-ng (cmn) for the rest of this session" in out
+    assert "the judge speaks with espeak-ng (cmn-latn-pinyin) for the rest of this session" in out
     assert "Traceback" not in out
     assert [a for a in offline_build.attempts if "bing.com" in a] == ["getaddrinfo speech.platform.bing.com"]
 
@@ -158,7 +158,7 @@ def test_empty_cache_list_and_bad_settings(tmp_path: Path) -> None:
     result = build(tmp_path, "--rate", "fast")
     assert result.exit_code == 2 and "rate must look like '-10%'" in result.output
     result = build(tmp_path, "--backend", "espeak", "--voice", "zzzz")
-    assert result.exit_code == 1 and "espeak-ng failed" in result.output and "Traceback" not in result.output
+    assert result.exit_code == 2 and "has no voice 'zzzz'" in result.output and "Traceback" not in result.output
 
 
 def test_build_fails_when_the_cache_cannot_be_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

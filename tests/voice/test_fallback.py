@@ -26,7 +26,7 @@ def test_unreachable_edge_falls_back_once_and_for_good(no_network: Unplugged) ->
     assert len(said) == 1, said
     assert "edge-tts (zh-CN-YunyangNeural) is unreachable" in said[0]
     assert "cannot connect to speech.platform.bing.com:443" in said[0]
-    assert "espeak-ng (cmn) for the rest of this session" in said[0]
+    assert "espeak-ng (cmn-latn-pinyin) for the rest of this session" in said[0]
     assert espeak.calls == PIECES
     assert voice.using_fallback and voice.key == espeak.key
     assert len([a for a in no_network.attempts if "bing.com" in a]) == 1, "the primary is not retried"

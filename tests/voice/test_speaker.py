@@ -52,7 +52,9 @@ def test_the_same_settings_hit_the_cache_across_sessions(tmp_path: Path) -> None
     assert again.calls == [] and speaker.cache_hits == 3 and speaker.synthesized == 0
 
 
-@pytest.mark.parametrize("change", [{"voice": "cmn+m3"}, {"rate": "-10%"}, {"pitch": "+4Hz"}, {"volume": "+10%"}])
+@pytest.mark.parametrize(
+    "change", [{"voice": "cmn-latn-pinyin+m3"}, {"rate": "-10%"}, {"pitch": "+4Hz"}, {"volume": "+10%"}]
+)
 def test_changing_any_setting_renders_again(tmp_path: Path, change: dict[str, str]) -> None:
     Speaker(EspeakVoice(), VoiceCache(tmp_path)).line(DEATHS)
     changed = Counting(EspeakVoice(**change))

@@ -81,8 +81,8 @@ def test_espeak_reads_text_from_stdin_so_a_dash_is_not_an_option() -> None:
 def test_espeak_missing_or_failing_is_a_clear_voice_error() -> None:
     with pytest.raises(VoiceError, match="not found"):
         EspeakVoice(program="espeak-ng-that-is-not-installed").synthesize("七号")
-    with pytest.raises(VoiceError, match="espeak-ng failed"):
-        EspeakVoice("zzzz").synthesize("七号")
+    with pytest.raises(VoiceError, match="/bin/false failed"):
+        EspeakVoice("cmn-latn-pinyin", program="/bin/false").synthesize("七号")
 
 
 def test_settings_are_checked_up_front() -> None:

@@ -1,0 +1,402 @@
+"""The game journal: versioned JSON lines that a Session writes as it goes and resumes from.
+
+    {"narrator_journal": 1, "setup": {"players": 12, "deck": [...], "rules": {...}}, "seed": 7, "lang": "zh-Hans"}
+    {"n": 0, "kind": "wolves.identify", "answer": {"type": "seats", "seats": [3, 5, 8, 11]}}
+    {"n": 1, "kind": "witch.save", "answer": {"type": "yes_no", "yes": true}}
+    {"undo": 1}
+
+Line 1 is the header: the format number, the set-up (every card and every house-rule switch), the seed and
+the script's language. Every later line is one accepted answer, numbered `n` (its place among the answers
+that stand) with the prompt kind it was given to, or an `undo` taking back answer `n` (the last standing
+one): the undo is journaled rather than the file rewritten, so a resume replays exactly what stands and the
+file stays append-only. Each line is written whole with a trailing newline, then flushed and fsynced before
+`Session.submit` returns.
+
+Loading checks every line. A last line without its newline was never acknowledged (the process died while
+writing it): it is dropped with a warning, and cut from the file before anything is appended. Anything else
+that is wrong — bad JSON, an unknown answer type, a newer format, numbers out of order, an answer given to
+another kind of prompt than the game asks there (found by the Session's checked replay) — refuses the whole
+journal with a JournalError naming the line; nothing is half-loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Protocol
+
+from narrator.engine.answers import (
+    Answer,
+    Ballots,
+    Cards,
+    Direction,
+    Pass,
+    Seats,
+    SelfExplode,
+    TakeCard,
+    VoteResult,
+    YesNo,
+)
+from narrator.engine.prompts import ANSWER_SLUGS
+from narrator.engine.roles import Role
+from narrator.engine.rules import Rules, Setup, SetupError
+
+FORMAT = 1
+"""The journal format this narrator writes and reads. A newer number is refused, never guessed at."""
+MAGIC = "narrator_journal"
+log = logging.getLogger(__name__)
+
+
+class JournalError(ValueError):
+    """A journal that cannot be loaded as a whole; `line` is 1-based (0: the journal as a whole)."""
+
+    def __init__(self, name: str, line: int, reason: str) -> None:
+        self.name, self.line, self.reason = name, line, reason
+        where = f"{name} line {line}" if line else name
+        super().__init__(f"{where}: {reason}")
+
+
+# ---- stores ---------------------------------------------------------------------------------------------
+
+
+class JournalStore(Protocol):
+    """Where a journal's lines live. `append` is durable when it returns."""
+
+    name: str
+    """For messages: the file's path, or "journal"."""
+
+    def read(self) -> bytes:
+        """Everything stored so far (b"" for a new journal)."""
+        ...
+
+    def append(self, line: bytes) -> None:
+        """Add one whole line (ending in b"\\n"); flushed and fsynced (where there is a disk) on return."""
+        ...
+
+    def cut(self, size: int) -> None:
+        """Keep only the first `size` bytes (drops a torn last line before appending after it)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class MemoryStore:
+    """A journal in memory: for tests, the benchmark, and games nobody wants to keep."""
+
+    def __init__(self, data: bytes = b"", name: str = "journal") -> None:
+        self.data = bytearray(data)
+        self.name = name
+
+    def read(self) -> bytes:
+        return bytes(self.data)
+
+    def append(self, line: bytes) -> None:
+        self.data += line
+
+    def cut(self, size: int) -> None:
+        del self.data[size:]
+
+    def close(self) -> None:
+        pass
+
+
+class FileStore:
+    """A journal file, opened for appending; each append is written whole, then fsynced."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.name = str(self.path)
+        self._fd: int | None = None
+
+    def read(self) -> bytes:
+        try:
+            return self.path.read_bytes()
+        except FileNotFoundError:
+            return b""
+        except OSError as exc:
+            raise JournalError(self.name, 0, f"cannot read the journal: {exc.strerror or exc}") from exc
+
+    def _open(self) -> int:
+        if self._fd is None:
+            new = not self.path.exists()
+            try:
+                self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            except OSError as exc:
+                raise JournalError(self.name, 0, f"cannot write the journal: {exc.strerror or exc}") from exc
+            if new:  # the new file's directory entry must survive a crash too
+                _fsync_dir(self.path.parent)
+        return self._fd
+
+    def append(self, line: bytes) -> None:
+        fd = self._open()
+        view = memoryview(line)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+
+    def cut(self, size: int) -> None:
+        os.truncate(self.path, size)
+        fd = self._open()
+        os.fsync(fd)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# ---- records --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    setup: Setup
+    seed: int
+    lang: str
+
+
+@dataclass
+class Loaded:
+    """A journal read and checked line by line (the replay is the Session's)."""
+
+    header: Header
+    answers: list[tuple[str, Answer]]
+    """The answers that stand (undos applied), each with the prompt kind it was given to."""
+    lines: list[int]
+    """The 1-based line of each standing answer (to name it if the replay diverges)."""
+    size: int
+    """Bytes of whole lines (a torn last line excluded)."""
+    warnings: list[str] = field(default_factory=list)
+
+
+def encode_header(header: Header) -> bytes:
+    return _line({MAGIC: FORMAT, "setup": encode_setup(header.setup), "seed": header.seed, "lang": header.lang})
+
+
+def encode_answer(n: int, kind: str, answer: Answer) -> bytes:
+    return _line({"n": n, "kind": kind, "answer": encode(answer)})
+
+
+def encode_undo(n: int) -> bytes:
+    return _line({"undo": n})
+
+
+def _line(record: dict[str, Any]) -> bytes:
+    return (json.dumps(record, ensure_ascii=False, separators=(", ", ": ")) + "\n").encode("utf-8")
+
+
+def load(store: JournalStore) -> Loaded:
+    """Read and check every line of `store`; raises JournalError naming the first bad line."""
+    name = store.name
+    data = store.read()
+    if not data:
+        raise JournalError(name, 0, "the journal is empty")
+    warnings: list[str] = []
+    size = len(data)
+    raw = data.split(b"\n")
+    if raw[-1]:  # the process died while writing the last line: it was never acknowledged
+        torn = len(raw)
+        if torn == 1:
+            raise JournalError(name, 1, "the header is cut short: the journal holds no game")
+        warnings.append(f"{name} line {torn}: cut short (the process stopped while writing it); dropped")
+        size -= len(raw[-1])
+        log.warning(warnings[-1])
+    raw = raw[:-1]
+    header = _header(name, _json(name, 1, raw[0]))
+    answers: list[tuple[str, Answer]] = []
+    lines: list[int] = []
+    for i, text in enumerate(raw[1:], start=2):
+        record = _json(name, i, text)
+        if set(record) == {"undo"}:
+            n = record["undo"]
+            if not answers or n != len(answers) - 1:
+                raise JournalError(name, i, f"undo {n!r} does not take back the last answer ({len(answers) - 1})")
+            answers.pop()
+            lines.pop()
+            continue
+        if set(record) != {"n", "kind", "answer"}:
+            raise JournalError(name, i, "neither an answer (n, kind, answer) nor an undo")
+        if record["n"] != len(answers):
+            raise JournalError(name, i, f"answer number {record['n']!r} out of order (expected {len(answers)})")
+        if not isinstance(record["kind"], str) or not record["kind"]:
+            raise JournalError(name, i, "the prompt kind must be a non-empty string")
+        try:
+            answer = decode(record["answer"])
+        except ValueError as exc:
+            raise JournalError(name, i, str(exc)) from None
+        answers.append((record["kind"], answer))
+        lines.append(i)
+    return Loaded(header, answers, lines, size, warnings)
+
+
+def _json(name: str, line: int, text: bytes) -> dict[str, Any]:
+    try:
+        record = json.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise JournalError(name, line, f"not a JSON line ({exc})") from None
+    if not isinstance(record, dict):
+        raise JournalError(name, line, "not a JSON object")
+    return record
+
+
+def _header(name: str, record: dict[str, Any]) -> Header:
+    version = record.get(MAGIC)
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise JournalError(name, 1, "not a narrator journal (no format number in the first line)")
+    if version > FORMAT:
+        raise JournalError(name, 1, f"journal format {version} is newer than this narrator reads ({FORMAT})")
+    if version < 1:
+        raise JournalError(name, 1, f"unknown journal format {version}")
+    if set(record) != {MAGIC, "setup", "seed", "lang"}:
+        raise JournalError(name, 1, "the header needs exactly setup, seed and lang")
+    seed, lang = record["seed"], record["lang"]
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise JournalError(name, 1, f"the seed must be an integer, not {seed!r}")
+    if not isinstance(lang, str):
+        raise JournalError(name, 1, f"the language must be a string, not {lang!r}")
+    try:
+        setup = decode_setup(record["setup"])
+    except (ValueError, TypeError) as exc:
+        raise JournalError(name, 1, f"bad set-up: {exc}") from None
+    return Header(setup, seed, lang)
+
+
+# ---- the set-up -----------------------------------------------------------------------------------------
+
+
+def encode_setup(setup: Setup) -> dict[str, Any]:
+    rules: dict[str, Any] = {}
+    for f in fields(Rules):
+        value = getattr(setup.rules, f.name)
+        rules[f.name] = list(value) if isinstance(value, tuple) else value
+    return {"players": setup.players, "deck": [r.value for r in setup.deck], "rules": rules}
+
+
+def decode_setup(data: Any) -> Setup:
+    """The set-up back, checked as a new game's would be (Setup.build); switches missing from an older
+    journal take their defaults."""
+    if not isinstance(data, dict) or set(data) != {"players", "deck", "rules"}:
+        raise ValueError("a set-up is {players, deck, rules}")
+    if not isinstance(data["rules"], dict):
+        raise ValueError("rules must be a mapping of switches")
+    deck = [_role(x) for x in _list(data["deck"], "deck")]
+    try:
+        rules = Rules().with_overrides(data["rules"])
+        dealt = list(deck)
+        if Role.THIEF in dealt:
+            for _ in range(2):
+                if Role.VILLAGER not in dealt:
+                    raise ValueError("a deck with a thief holds two extra villagers")
+                dealt.remove(Role.VILLAGER)
+        setup = Setup.build(dealt, rules, players=_int(data["players"], "players"))
+    except SetupError as exc:
+        raise ValueError(str(exc)) from None
+    if setup.deck != tuple(deck):
+        raise ValueError("the deck is not in the order a set-up keeps it")
+    return setup
+
+
+# ---- answers --------------------------------------------------------------------------------------------
+
+
+def encode(answer: Answer) -> dict[str, Any]:
+    """One answer as a JSON object, tagged with its slug (`ANSWER_SLUGS`)."""
+    out: dict[str, Any] = {"type": ANSWER_SLUGS[type(answer)]}
+    if isinstance(answer, Seats):
+        out["seats"] = list(answer.seats)
+    elif isinstance(answer, YesNo):
+        out["yes"] = answer.yes
+    elif isinstance(answer, SelfExplode):
+        out["seat"] = answer.seat
+    elif isinstance(answer, Cards):
+        out["roles"] = [r.value for r in answer.roles]
+    elif isinstance(answer, TakeCard):
+        out["role"] = None if answer.role is None else answer.role.value
+    elif isinstance(answer, Ballots):
+        out["votes"] = [list(v) for v in answer.votes]
+    elif isinstance(answer, VoteResult):
+        out["out"], out["tied"] = answer.out, list(answer.tied)
+    elif isinstance(answer, Direction):
+        out["side"] = answer.side
+    return out
+
+
+_FIELDS: dict[str, set[str]] = {
+    "seats": {"seats"}, "yes_no": {"yes"}, "pass": set(), "self_explode": {"seat"}, "cards": {"roles"},
+    "take_card": {"role"}, "ballots": {"votes"}, "vote_result": {"out", "tied"}, "direction": {"side"},
+}  # fmt: skip
+
+
+def decode(data: Any) -> Answer:
+    """An answer back from its JSON object; ValueError says what is wrong."""
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ValueError("an answer is an object with a type")
+    slug = data["type"]
+    if slug not in _FIELDS:
+        raise ValueError(f"unknown answer type {slug!r}")
+    if set(data) - {"type"} != _FIELDS[slug]:
+        raise ValueError(f"a {slug} answer holds exactly: {', '.join(sorted(_FIELDS[slug])) or 'nothing'}")
+    if slug == "seats":
+        return Seats(tuple(_int(x, "seat") for x in _list(data["seats"], "seats")))
+    if slug == "yes_no":
+        if not isinstance(data["yes"], bool):
+            raise ValueError("yes must be true or false")
+        return YesNo(data["yes"])
+    if slug == "pass":
+        return Pass()
+    if slug == "self_explode":
+        return SelfExplode(_int(data["seat"], "seat"))
+    if slug == "cards":
+        return Cards(tuple(_role(x) for x in _list(data["roles"], "roles")))
+    if slug == "take_card":
+        return TakeCard(None if data["role"] is None else _role(data["role"]))
+    if slug == "ballots":
+        votes = []
+        for pair in _list(data["votes"], "votes"):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise ValueError("each vote is [voter, target]")
+            votes.append((_int(pair[0], "voter"), _int(pair[1], "target")))
+        return Ballots(tuple(votes))
+    if slug == "vote_result":
+        out = None if data["out"] is None else _int(data["out"], "out")
+        return VoteResult(out, tuple(_int(x, "tied") for x in _list(data["tied"], "tied")))
+    side = data["side"]
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be left or right, not {side!r}")
+    return Direction(side)
+
+
+def _int(value: Any, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{what} must be an integer, not {value!r}")
+    return value
+
+
+def _list(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError(f"{what} must be a list, not {value!r}")
+    return value
+
+
+def _role(value: Any) -> Role:
+    try:
+        return Role(value)
+    except ValueError:
+        raise ValueError(f"unknown card {value!r}") from None

@@ -1,0 +1,272 @@
+"""One game session for every front end: the Game, the Judge and the journal behind a few verbs.
+
+    session = Session(setup, seed, lang="zh-Hans", store=FileStore("game.jsonl"))
+    while not session.over:
+        for line in session.take_lines():   # public ("all") and host lines, in the judge's order
+            say(line)
+        result = session.submit("七号")       # the host's words (parsed for the prompt) or an Answer
+        if isinstance(result, Refused):
+            say(result.line)                 # why, to the host when the prompt is secret or it is night
+
+The scenario runner, render, the demo, the property tests and the live loop all drive this; nothing else
+keeps its own prompt → answer loop. Lines are rendered lazily, when `take_lines` asks for them, against the
+state as it stood at each event and prompt, so a loop that never reads them (the benchmark) pays nothing.
+An accepted answer is in the journal store (flushed and fsynced for a file) before `submit` returns;
+`undo` is journaled as a record of its own; `Session.resume(store)` replays the stored answers, checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from narrator.engine import events as ev
+from narrator.engine.answers import Answer
+from narrator.engine.game import Accepted, Game, Rejected, ReplayDiverged
+from narrator.engine.prompts import Prompt
+from narrator.engine.refusals import Refusal, refuse
+from narrator.engine.roles import Camp, Role
+from narrator.engine.rules import Setup
+from narrator.engine.state import State
+from narrator.hostwords import NotUnderstood, parse
+from narrator.journal import (
+    Header,
+    JournalError,
+    JournalStore,
+    encode_answer,
+    encode_header,
+    encode_undo,
+    load,
+)
+from narrator.judge.lines import Line
+from narrator.judge.narrate import Judge
+from narrator.judge.script import LANGS, Script
+
+__all__ = ["Accepted", "Refused", "Session", "Status", "Submitted"]
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    kind: str
+    """The prompt's kind ("" once the game is over)."""
+    refusal: Refusal
+    """Code and values (from the engine, or from hostwords when the words were not understood)."""
+    line: Line
+    """The judge's reason in the game's script: to "host" when the prompt is secret or it is night (or the
+    game is over), else to "all"."""
+    understood: bool
+    """False: the words were not understood (hostwords.NotUnderstood)."""
+
+
+Submitted = Accepted | Refused
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """Where the game stands, for a console."""
+
+    night: int
+    day: int
+    phase: Literal["night", "day", "over"]
+    alive: tuple[int, ...]
+    dead: dict[int, str]
+    """Seat → cause of death."""
+    sheriff: int | None
+    roles: dict[int, Role]
+    """Seat → card, as far as the judge knows (identified on night 1)."""
+    potions: tuple[str, ...]
+    """The witch's potions left: "antidote", "poison"."""
+    prompt: str | None
+    """The kind of the prompt now (None once over)."""
+    winner: Camp | None
+    termination: ev.Termination | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    answer: int
+    """Its answer's index among the answers."""
+    at: int
+    """Journal length when it was asked."""
+    prompt: Prompt
+
+
+class Session:
+    def __init__(self, setup: Setup, seed: int = 0, *, lang: str = "zh-Hans",
+                 store: JournalStore | None = None) -> None:
+        self._init(setup, seed, lang, store)
+        if store is not None:
+            if store.read():
+                raise JournalError(store.name, 0, "the journal already holds a game (resume it instead)")
+            store.append(encode_header(Header(setup, seed, lang)))
+        self._start(Game(setup, seed))
+
+    def _init(self, setup: Setup, seed: int, lang: str, store: JournalStore | None) -> None:
+        if lang not in LANGS:
+            raise ValueError(f"unknown script {lang!r}; choose one of {', '.join(LANGS)}")
+        self.setup, self.seed, self.lang = setup, seed, lang
+        self.judge = Judge(Script(lang))
+        self.store = store
+        self.warnings: list[str] = []
+        """What loading the journal had to say (a torn last line dropped)."""
+
+    def _start(self, game: Game) -> None:
+        self.game = game
+        self._shadow = State()
+        self._seen = 0
+        self._asked: list[_Asked] = []
+        self._said = False  # the current prompt's lines were taken
+
+    @classmethod
+    def resume(cls, store: JournalStore) -> Session:
+        """The game in `store`, rebuilt by checked replay of its answers; JournalError names the line of the
+        first bad record (or of the answer where the replay diverged). The next take_lines() says the current
+        prompt's lines again."""
+        loaded = load(store)
+        h = loaded.header
+        self = cls.__new__(cls)
+        try:
+            self._init(h.setup, h.seed, h.lang, store)
+        except ValueError as exc:
+            raise JournalError(store.name, 1, str(exc)) from None
+        try:
+            game = Game.replay(h.setup, h.seed, loaded.answers)
+        except ReplayDiverged as exc:
+            raise JournalError(store.name, loaded.lines[exc.index], str(exc)) from None
+        if loaded.size < len(store.read()):
+            store.cut(loaded.size)
+        self.warnings = loaded.warnings
+        self._catch_up(game)
+        return self
+
+    def _catch_up(self, game: Game) -> None:
+        """Continue from `game` as if every line up to its prompt had been said."""
+        self._start(game)
+        self._shadow = State.fold(game.journal)
+        self._seen = len(game.journal)
+
+    # ---- reading ----------------------------------------------------------------------------------------
+
+    @property
+    def prompt(self) -> Prompt | None:
+        return self.game.prompt
+
+    @property
+    def over(self) -> bool:
+        return self.game.prompt is None
+
+    @property
+    def winner(self) -> Camp | None:
+        return self.game.state.winner
+
+    @property
+    def termination(self) -> ev.Termination | None:
+        last = self.game.journal[-1] if self.game.journal else None
+        return last.termination if isinstance(last, ev.GameEnded) else None
+
+    @property
+    def answers(self) -> list[tuple[str, Answer]]:
+        return self.game.answers
+
+    @property
+    def night(self) -> bool:
+        """It is night now (a night has fallen and its day has not broken)."""
+        s = self.game.state
+        return s.night > s.day
+
+    def take_lines(self) -> list[Line]:
+        """Every line said since the last call, public and host, in the judge's order: each event's lines
+        (against the state as it stood then), then the prompt's lines, prompt after prompt."""
+        out: list[Line] = []
+        for asked in self._asked:
+            self._events_until(asked.at, out)
+            out.extend(self.judge.prompt_lines(asked.prompt, self._shadow))
+        self._asked.clear()
+        self._events_until(len(self.game.journal), out)
+        prompt = self.game.prompt
+        if prompt is not None and not self._said:
+            out.extend(self.judge.prompt_lines(prompt, self._shadow))
+            self._said = True
+        return [line for line in out if line.text]
+
+    def _events_until(self, end: int, out: list[Line]) -> None:
+        journal, shadow, lines = self.game.journal, self._shadow, self.judge.event_lines
+        for i in range(self._seen, end):
+            event = journal[i]
+            shadow.apply(event)
+            out.extend(lines(event, shadow))
+        self._seen = max(self._seen, end)
+
+    def status(self) -> Status:
+        s = self.game.state
+        over = self.over
+        phase: Literal["night", "day", "over"] = "over" if over else "night" if s.night > s.day else "day"
+        potions = tuple(p for p, left in (("antidote", s.antidote), ("poison", s.poison)) if left)
+        prompt = self.game.prompt
+        return Status(
+            night=s.night, day=s.day, phase=phase, alive=tuple(sorted(s.alive)),
+            dead={seat: cause for seat, (cause, _) in sorted(s.deaths.items())}, sheriff=s.sheriff,
+            roles=dict(sorted(s.roles.items())), potions=potions, prompt=None if prompt is None else prompt.kind,
+            winner=s.winner, termination=self.termination,
+        )
+
+    # ---- acting -----------------------------------------------------------------------------------------
+
+    def submit(self, answer: str | Answer) -> Submitted:
+        """Answer the prompt now: the host's words (parsed with hostwords for this prompt) or an Answer.
+        An accepted answer is in the journal store before this returns."""
+        game = self.game
+        prompt = game.prompt
+        if isinstance(answer, str):
+            if prompt is None:
+                return self._refused(prompt, refuse("game.over"), True)
+            try:
+                answer = parse(answer, prompt.accepts)
+            except NotUnderstood as exc:
+                return self._refused(prompt, exc.refusal, False)
+        at = len(game.journal)
+        result = game.answer(answer)
+        if isinstance(result, Rejected):
+            return self._refused(prompt, result.refusal, True)
+        assert prompt is not None
+        index = len(game.answers) - 1
+        if self.store is not None:
+            try:
+                self.store.append(encode_answer(index, prompt.kind, answer))
+            except BaseException:
+                self._drop_last()  # not journaled: as if never given
+                raise
+        if not self._said:
+            self._asked.append(_Asked(index, at, prompt))
+        self._said = False
+        return result
+
+    def _refused(self, prompt: Prompt | None, refusal: Refusal, understood: bool) -> Refused:
+        line = self.judge.script.refusal(refusal)
+        if prompt is not None and not prompt.secret and not self.night:
+            line = replace(line, to="all")
+        return Refused("" if prompt is None else prompt.kind, refusal, line, understood)
+
+    def undo(self) -> bool:
+        """Take back the last accepted answer (False if there is none). The next take_lines() says the
+        re-asked prompt's lines again."""
+        if not self.game.answers:
+            return False
+        n = len(self.game.answers) - 1
+        if self.store is not None:
+            self.store.append(encode_undo(n))
+        self._drop_last()
+        return True
+
+    def _drop_last(self) -> None:
+        """The game without its last answer; its prompt is asked (and said) again."""
+        n = len(self.game.answers) - 1
+        self._asked = [a for a in self._asked if a.answer < n]
+        self.game = self.game.undo()
+        self._said = False
+        if self._seen > len(self.game.journal):  # lines after the cut were said: the state goes back too
+            self._shadow, self._seen = State.fold(self.game.journal), len(self.game.journal)
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
