@@ -58,7 +58,8 @@ class Night(NewMoon):
             guarded = t.protected == victim and (
                 role is not Role.LITTLE_GIRL or self.rules.guard_protects_little_girl
             )
-            saved = t.saved == victim
+            # D37: a caught little girl dies at once (立即死亡); the antidote, used or not, cannot save her.
+            saved = t.saved == victim and (role is not Role.LITTLE_GIRL or self.rules.little_girl_savable)
             # 同守同救: protected and saved the same night dies unless the house says otherwise.
             dies = self.rules.guard_and_save == "dies" if guarded and saved else not (guarded or saved)
             if dies and role is Role.ELDER and s.elder_lives > 1:

@@ -84,7 +84,8 @@ class Judge:
         return [self._ev("thief_took_card", e, role=self.script.role(e.role.value))]
 
     def _lovers_linked(self, e: ev.LoversLinked, s: State) -> list[Line]:
-        return [self._ev("lovers_linked", a=Seat(e.seats[0]), b=Seat(e.seats[1]))]
+        # B6: 法官绕场一周，悄悄拍两名情侣 — so the steps do not give them away
+        return [self._ev("lovers_linked", a=Seat(e.seats[0]), b=Seat(e.seats[1])), self._ev("lovers_linked.walk")]
 
     def _optional(self, key: str, e: Any) -> list[Line]:
         return [self._ev(key if e.seat is not None else key + ".none", e)]

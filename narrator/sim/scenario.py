@@ -30,9 +30,10 @@ from narrator.engine.refusals import Refusal
 from narrator.engine.roles import Role, role_named
 from narrator.engine.rules import Setup, SetupError
 from narrator.engine.state import State
-from narrator.hostwords import NotUnderstood, parse
+from narrator.hostwords import NotUnderstood, parse, rules_request
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
+from narrator.judge.rules_talk import rules_lines
 from narrator.presets import make_setup
 from narrator.sim.autohost import AutoHost, Deal
 
@@ -177,6 +178,12 @@ class Run:
                 self.emit_line(line)
             if self.on_wait:
                 self.on_wait(prompt.kind)
+            if pending is not None and pending[0] == "rules":  # J1: a rules question, at any prompt
+                failed = self.explain(pending[1], pending[2].get("refused"), shadow)
+                pending = next(queue, None)
+                if failed is not None:
+                    return failed
+                continue
             if pending is not None and pending[0] == prompt.kind:
                 kind, words, extra = pending
                 pending = next(queue, None)
@@ -213,6 +220,19 @@ class Run:
         if pending is not None:
             return self.fail(2, f"the game ended but answers remain, next: {pending[0]}")
         return self.check(game)
+
+    def explain(self, words: str, wanted: object, shadow: State) -> Output | None:
+        """`[rules, 规则 女巫]`: the judge explains a rule (by day to the table, at night to the host only)."""
+        try:
+            topic = rules_request(words)
+        except NotUnderstood as exc:
+            return self.refused("rules", words, exc.refusal, wanted, understood=False)
+        if topic is None:
+            return self.fail(2, f"rules: {words!r} is not a rules request (say 规则 …)")
+        night = shadow.night > shadow.day
+        for line in rules_lines(self.scenario.setup, topic, self.judge.script.lang, night=night):
+            self.emit_line(line)
+        return None
 
     def auto_answer(self, host: AutoHost, game: Game) -> Answer | None:
         prompt = game.prompt
