@@ -191,8 +191,9 @@ class Script:
                     pieces.update(p for p in _PLACEHOLDER.split(raw)[::2] if p)
         pieces.update(self.seat(n) for n in range(1, max_seat + 1))
         pieces.update(self.number(n) for n in range(1, max_seat + 1))  # counts: 本局十二名玩家, 共四人
-        # Numbers in the house rules (本局规则：每人发言九十秒): any below 100, and speech times up to 300 s.
-        pieces.update(spoken_number(n) for n in (*range(1, 100), *range(100, 301, 10)))
+        # Numbers in the house rules (本局规则：每人发言九十秒): speech times in steps of ten seconds up to 300 s
+        # (other values are rendered when first said).
+        pieces.update(spoken_number(n) for n in range(10, 301, 10))
         pieces.add(self.voted_for)
         names = self.data["names"]
         for group in ("roles", "camps", "seer_results", "answers"):
