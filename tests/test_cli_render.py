@@ -72,7 +72,11 @@ def test_demo_plays_a_whole_game_to_audio_files(tmp_path: Path) -> None:
                                       "--cache-dir", str(tmp_path / "cache")])
     assert result.exit_code == 0, result.output
     assert "好人阵营胜利" in result.output
-    assert read_wav(out).size == read_wav(tmp_path / "demo.host.wav").size > 5 * 60 * RATE
+    table, host = read_wav(out), read_wav(tmp_path / "demo.host.wav")
+    assert table.size == host.size > 5 * 60 * RATE
+    # Loudness: not one clipped sample on either channel; the host's channel (speech alone) peaks ≤ −1 dBFS.
+    assert int(np.sum(np.abs(table) >= 32767 / 32768)) == 0 and int(np.sum(np.abs(host) >= 32767 / 32768)) == 0
+    assert 20 * np.log10(np.abs(host).max()) <= -1.0
 
 
 def test_demo_text_only_needs_no_voice() -> None:

@@ -6,14 +6,18 @@ import json
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt
 
+if TYPE_CHECKING:
+    from narrator.sim.scenario import Output
+
 
 def print_line(line: object) -> None:
+    """One line as the printed game shows it (🔊 to the table, 🎧 to the host alone): see cli/printed.py."""
     from rich.console import Console
 
     from narrator.judge.lines import Line
@@ -21,9 +25,9 @@ def print_line(line: object) -> None:
     assert isinstance(line, Line)
     console = Console(highlight=False, soft_wrap=True)
     if line.to == "host":
-        console.print(f"  [dim]🎧 主持人：{line.text}[/dim]")
+        console.print(f"  🎧 {line.text}", style="dim", markup=False)
     else:
-        console.print(f"🔊 {line.text}")
+        console.print(f"🔊 {line.text}", markup=False)
 
 
 def simulate(
@@ -36,17 +40,26 @@ def simulate(
     Exit codes: 0 the game ended and every expectation held; 1 an expectation failed; 2 the scenario is
     invalid or its next answer's kind does not match the prompt; 3 the answers ran out.
     """
-    from narrator.sim.scenario import Scenario, ScenarioError
+    from narrator.cli.errors import load_scenario
 
-    try:
-        scenario = Scenario.load(file)
-    except ScenarioError as exc:
-        typer.echo(f"invalid scenario: {exc}", err=True)
-        raise typer.Exit(2) from exc
-    _run(scenario, as_json, lang.value)
+    _run(load_scenario(file), as_json, lang.value)
+
+
+def print_game(scenario: object, lang: str) -> Output:
+    """Print the game as cli/printed.py shows it (legend, headers, both channels, the host's words)."""
+    from narrator.cli.printed import GamePrinter
+    from narrator.judge.narrate import Judge
+    from narrator.judge.script import Script
+    from narrator.sim.scenario import Run, Scenario
+
+    assert isinstance(scenario, Scenario)
+    printer = GamePrinter(lang)
+    printer.legend()
+    return Run(scenario, Judge(Script(lang)), on_line=printer.line, on_answer=printer.answer).execute()
 
 
 def _run(scenario: object, as_json: bool, lang: str) -> None:
+    from narrator.cli.errors import one_line
     from narrator.judge.narrate import Judge
     from narrator.judge.script import Script
     from narrator.sim.scenario import Run, Scenario
@@ -58,12 +71,11 @@ def _run(scenario: object, as_json: bool, lang: str) -> None:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from exc
     if as_json:
-        run = Run(scenario, judge, on_record=lambda r: print(json.dumps(r, ensure_ascii=False)))
+        out = Run(scenario, judge, on_record=lambda r: print(json.dumps(r, ensure_ascii=False))).execute()
     else:
-        run = Run(scenario, judge, on_line=print_line)
-    out = run.execute()
+        out = print_game(scenario, lang)
     if out.code:
-        typer.echo(out.message, err=True)
+        typer.echo(f"✗ {one_line(out.message)}", err=True)
     elif not as_json:
         typer.echo("✓ scenario held", err=True)
     raise typer.Exit(out.code)
@@ -85,6 +97,7 @@ def demo(
     files, and optionally played. Needs no microphone, model or network (edge-tts falls back to espeak-ng)."""
     import yaml
 
+    from narrator.cli.errors import check_device, check_writable
     from narrator.sim.scenario import Scenario
 
     text = resources.files("narrator.data").joinpath("demo.yaml").read_text(encoding="utf-8")
@@ -92,32 +105,51 @@ def demo(
     if not audio and play is None:
         _run(scenario, as_json=False, lang=lang.value)
         return
-    from narrator.cli.render_cmd import make_game_speaker, render_to
+    from narrator.cli.render_cmd import host_path_for, make_game_speaker, render_to
 
+    if audio:
+        check_writable(out, host_path_for(out))
+    if play is not None:
+        check_device(play, "--play")
+    if host_device is not None:
+        check_device(host_device, "--host-device")
     speaker = make_game_speaker(backend, None, "+0%", lang, cache_dir, offline=False)
     code = 0
     if audio:
-        code = render_to(scenario, speaker, out, None, lang, echo=play is None)
+        if play is None:
+            print_game(scenario, lang.value)
+        code = render_to(scenario, speaker, out, None, lang, echo=False)
     if play is not None and code == 0:
         code = _play(scenario, speaker, lang.value, play, host_device)
     raise typer.Exit(code)
 
 
 def _play(scenario: object, speaker: object, lang: str, device: str, host_device: str | None) -> int:
+    import sounddevice as sd
+
     from narrator.audio.mixer import Mixer
     from narrator.audio.pacing import Pacer
     from narrator.audio.playback import OutputConfig, Player
+    from narrator.cli.errors import FAILED, device_problem, one_line
     from narrator.narration import narrate, play_items
     from narrator.sim.scenario import Scenario
-    from narrator.voice import Speaker
+    from narrator.voice import MissingPiece, Speaker, VoiceError
 
     assert isinstance(scenario, Scenario) and isinstance(speaker, Speaker)
-    narration = narrate(scenario, speaker, lang)
+    try:
+        narration = narrate(scenario, speaker, lang)
+    except (MissingPiece, VoiceError) as exc:
+        typer.echo(f"✗ {one_line(str(exc))}", err=True)
+        return FAILED
     public = OutputConfig.parse(None if device == "default" else device)
     host = OutputConfig.parse(host_device) if host_device else None
-    with Player(Mixer(), public, host, pacer=Pacer(scenario.seed)) as player:
-        # Host lines are printed by the player itself when there is no host output.
-        play_items(narration.items, player, on_line=lambda line: print_line(line) if line.to == "all" else None)
+    try:
+        with Player(Mixer(), public, host, pacer=Pacer(scenario.seed)) as player:
+            # Host lines are printed by the player itself when there is no host output.
+            play_items(narration.items, player, on_line=lambda line: print_line(line) if line.to == "all" else None)
+    except (sd.PortAudioError, OSError) as exc:  # the device went away or refused the stream
+        typer.echo(f"✗ {device_problem(device, '--play', exc)}", err=True)
+        return FAILED
     return narration.output.code
 
 

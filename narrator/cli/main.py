@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from narrator.cli import game_cmds, render_cmd, voices
+from narrator.cli import game_cmds, model_cmd, render_cmd, voices
 
 app = typer.Typer(
     name="narrator",
@@ -16,10 +16,13 @@ app = typer.Typer(
 game_cmds.register(app)
 voices.register(app)
 render_cmd.register(app)
+model_cmd.register(app)
 
 
 def main() -> None:  # pragma: no cover - console entry
-    app()
+    from narrator.cli.errors import guard
+
+    guard(app)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from narrator.cli.errors import fail
 from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt, OfflineOpt, RateOpt, VoiceOpt
 
 if TYPE_CHECKING:
@@ -34,31 +35,36 @@ def make_game_speaker(backend: Backend, voice: str | None, rate: str, lang: Lang
     try:
         spoken = make_voice(backend.value, voice, rate=rate, warn=warn)
     except ValueError as exc:
-        typer.echo(f"✗ {exc}", err=True)
-        raise typer.Exit(2) from exc
+        fail(str(exc))
     return make_speaker(spoken, cache_dir=cache_dir, lang=lang.value, offline=offline)
 
 
 def render_to(scenario: Scenario, speaker: Speaker, out: Path, host_out: Path | None, lang: Lang,
               echo: bool) -> int:
-    """Render and report; returns the scenario's exit code."""
+    """Render and report; returns the scenario's exit code. ✓ only when the scenario held: a scenario that
+    fails says ✗ with its reason (the audio up to there is still written, and said to be partial)."""
+    from narrator.cli.errors import FAILED, check_writable, one_line
     from narrator.cli.game_cmds import print_line
     from narrator.narration import render_scenario
     from narrator.voice import MissingPiece, VoiceError
 
     host_out = host_out or host_path_for(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    check_writable(out, host_out)
     try:
         rendered, output = render_scenario(scenario, speaker, out, host_out, lang=lang.value,
                                            on_line=print_line if echo else None)
     except (MissingPiece, VoiceError) as exc:
-        typer.echo(f"✗ {exc}", err=True)
-        return 1
+        typer.echo(f"✗ {one_line(str(exc))}", err=True)
+        return FAILED
+    except OSError as exc:  # the disk filled up or the folder went away while writing
+        typer.echo(f"✗ cannot write {out}: {exc.strerror or exc}", err=True)
+        return FAILED
     minutes, seconds = divmod(round(rendered.duration_s), 60)
-    typer.echo(f"✓ {out} (table) and {host_out} (host): {minutes}:{seconds:02d}, "
-               f"{len(rendered.timeline)} lines", err=True)
+    files = f"{out} (table) and {host_out} (host): {minutes}:{seconds:02d}, {len(rendered.timeline)} lines"
     if output.code:
-        typer.echo(output.message, err=True)
+        typer.echo(f"✗ {one_line(output.message)} (the audio up to there is in {files})", err=True)
+    else:
+        typer.echo(f"✓ {files}", err=True)
     return output.code
 
 
@@ -75,13 +81,10 @@ def render(
 ) -> None:
     """Render a scenario's full narration to audio: the table's channel and the host's, sample-aligned,
     through the same mixer as live playback (beds, ducking, cues, pauses)."""
-    from narrator.sim.scenario import Scenario, ScenarioError
+    from narrator.cli.errors import check_writable, load_scenario
 
-    try:
-        loaded = Scenario.load(scenario)
-    except ScenarioError as exc:
-        typer.echo(f"invalid scenario: {exc}", err=True)
-        raise typer.Exit(2) from exc
+    loaded = load_scenario(scenario)
+    check_writable(out, host_out or host_path_for(out))
     speaker = make_game_speaker(backend, voice, rate, lang, cache_dir, offline)
     raise typer.Exit(render_to(loaded, speaker, out, host_out, lang, echo=False))
 

@@ -25,6 +25,28 @@ class Lang(StrEnum):
     hant = "zh-Hant"
 
 
+LANG_ALIASES = {
+    "zh-hans": Lang.hans, "zh-cn": Lang.hans, "zh-sg": Lang.hans, "zh-my": Lang.hans, "hans": Lang.hans,
+    "zh-hant": Lang.hant, "zh-tw": Lang.hant, "zh-hk": Lang.hant, "zh-mo": Lang.hant, "hant": Lang.hant,
+}  # fmt: skip
+"""Every `--lang` spelling (lower case; "_" counts as "-"): the region tags name the script they use."""
+
+
+def parse_lang(value: str | Lang) -> Lang:
+    """A `--lang` value: zh-Hans / zh-Hant, or zh-CN / zh-TW (zh-SG, zh-HK, zh-MO), in any case."""
+    if isinstance(value, Lang):
+        return value
+    found = LANG_ALIASES.get(value.strip().lower().replace("_", "-"))
+    if found is None:
+        raise typer.BadParameter(f"{value!r} is not a script: write zh-Hans (简体, also zh-CN) or zh-Hant "
+                                 "(繁體, also zh-TW)")  # fmt: skip
+    return found
+
+
+LangOpt = Annotated[Lang, typer.Option(parser=parse_lang, metavar="zh-Hans|zh-Hant",
+                                       help="Script: zh-Hans (简体; also zh-CN) or zh-Hant (繁體; also zh-TW).")]
+
+
 SUGGESTED_EDGE_VOICES = {
     "zh-CN-YunyangNeural": "male, news announcer: calm and clear (default)",
     "zh-CN-YunjianNeural": "male, deep, sports commentator",
@@ -50,7 +72,7 @@ def build(
     rate: Annotated[str, typer.Option(help='Speaking-rate change, e.g. "-10%" (write --rate=-10%).')] = "+0%",
     pitch: Annotated[str, typer.Option(help='Pitch shift, e.g. "-5Hz".')] = "+0Hz",
     volume: Annotated[str, typer.Option(help='Loudness change, e.g. "+20%".')] = "+0%",
-    lang: Annotated[Lang, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體).")] = Lang.hans,
+    lang: LangOpt = Lang.hans,
     cache_dir: CacheDir = None,
     proxy: Annotated[str | None, typer.Option(help="HTTP proxy for edge-tts, e.g. http://127.0.0.1:8080.")] = None,
 ) -> None:

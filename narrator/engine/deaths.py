@@ -87,6 +87,8 @@ class Deaths(FlowBase):
     def death_skills(self, seat: int, cause: Cause, when: When, batch: list[tuple[int, Cause]]) -> Flowing:
         s = self.s
         role = s.roles.get(seat)
+        if cause != "explode":  # a self-explosion is public; a white wolf king's take is called by name
+            self.emit(ev.SkillCalled(seat))
         if role is Role.HUNTER and s.has_power(Role.HUNTER) and cause in HUNTER_CAUSES[self.rules.hunter_shoots_on]:
             target = yield from self.ask_one("hunter.shoot", self.living(), True, role=Role.HUNTER, actor=seat)
             self.emit(ev.HunterShot(seat, target))

@@ -80,6 +80,17 @@ class StepOpened(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class StepAsked(Event):
+    """A night step's next public question or gesture (`part`: the witch's "poison" question after the
+    antidote one, the seer's "result" gesture after his choice). Emitted at the same point of the step every
+    night, whether its player is alive, dead, powerless or out of potions: one prompt, one question."""
+
+    step: str
+    part: str
+    night: int
+
+
+@dataclass(frozen=True, slots=True)
 class StepClosed(Event):
     step: str
     night: int
@@ -280,6 +291,15 @@ class VillagePowersLost(Event):
 
     secret: ClassVar[bool] = True
     elder: int
+
+
+@dataclass(frozen=True, slots=True)
+class SkillCalled(Event):
+    """A dead player is asked in public whether he uses a skill (七号，请确认是否发动技能), before any skill
+    of his death is asked: said for every death but a self-explosion, whatever the card, so the table knows
+    why it waits and learns nothing from who is asked."""
+
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -216,13 +216,13 @@ class Night(NewMoon):
         self.emit(ev.WolfBeautyCharmed(seat))
 
     def step_witch(self, n: int) -> Flowing:
+        """The antidote question, then the poison question: both said every night (StepOpened's ask, then
+        StepAsked "poison"), whether the witch is alive and whatever she has left."""
         if n == 1:
             yield from self.identify(Role.WITCH)
         witch = self.acting(Role.WITCH)
-        if witch is None:
-            return
         saved = False
-        if self.s.antidote:
+        if witch is not None and self.s.antidote:
             victim = self.s.tonight.victim
             self.emit(ev.WitchToldVictim(victim))
             if victim is not None:
@@ -244,7 +244,8 @@ class Night(NewMoon):
                                                 info={"victim": victim})
                 if saved:
                     self.emit(ev.WitchSaved(victim))
-        if self.s.poison and not (saved and self.rules.witch_one_potion_per_night):
+        self.emit(ev.StepAsked("witch", "poison", n))
+        if witch is not None and self.s.poison and not (saved and self.rules.witch_one_potion_per_night):
             target = yield from self.ask_one("witch.poison", self.living(), True, role=Role.WITCH, actor=witch,
                                              secret=True, check=lovers_check(self.s, self.rules, actor=witch))
             if target is not None:
@@ -254,11 +255,11 @@ class Night(NewMoon):
         if n == 1:
             yield from self.identify(Role.SEER)
         seer = self.acting(Role.SEER)
-        if seer is None:
-            return
-        target = yield from self.ask_one("seer.check", self.living(but=seer), False, role=Role.SEER, actor=seer,
-                                         secret=True)
-        self.emit(ev.SeerChecked(target, self.seer_result(target)))
+        if seer is not None:
+            target = yield from self.ask_one("seer.check", self.living(but=seer), False, role=Role.SEER,
+                                             actor=seer, secret=True)
+            self.emit(ev.SeerChecked(target, self.seer_result(target)))
+        self.emit(ev.StepAsked("seer", "result", n))  # 他的身份是这个: after the host answered, every night
 
     def seer_result(self, seat: int) -> str | None:
         role = self.s.roles.get(seat)

@@ -78,7 +78,7 @@ class Prompt:
         for s in seats:
             if s not in self.seats:
                 if s == self.actor and self.role is not None:
-                    return refuse("seat.self", role=self.role)
+                    return self_refusal(self.kind, self.role)
                 return refuse("seat.not_selectable", seat=s)
         if n < self.min_seats:
             if self.min_seats == self.max_seats:
@@ -89,3 +89,16 @@ class Prompt:
                 return refuse("seat.none_allowed")
             return refuse("seat.too_many", n=self.max_seats) if self.max_seats > 1 else refuse("seat.only_one")
         return None
+
+
+def self_refusal(kind: str, role: Role) -> Refusal:
+    """Why the acting player cannot name himself, in the words of what he does ("预言家不能查验自己")."""
+    if kind == "seer.check":
+        return refuse("seer.check_self")
+    if kind == "wild_child.model":
+        return refuse("wild_child.model_self")
+    if kind == "wolf_beauty.charm":
+        return refuse("wolf_beauty.charm_self")
+    if kind == "piper.charm":
+        return refuse("piper.charm_self")
+    return refuse("seat.self", role=role)

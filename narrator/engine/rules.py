@@ -80,13 +80,15 @@ class Rules:
     tell_shoot_status: bool = True
     require_seer: bool = True  # custom decks must hold a seer (the seed table always has one)
     night_order: tuple[str, ...] = MODERN_NIGHT_ORDER
+    # --- script (issue 6) ---
+    # 请举手投票 / 三，二，一，请出手 (everyone at once, H1); seed rules: 逐个点名举手 (H6), 闭眼投票 (H9)
+    vote_call: Literal["hands", "countdown", "by_target", "eyes_closed"] = "hands"
     # --- seed rules --- (issue 11: the points where the seed texts disagree, SEED-COVERAGE.md row in brackets)
     election_at: Literal["before_deaths", "after_speeches"] = "before_deaths"  # G1 / G2 (classic)
     election_voters: Literal["non_candidates", "everyone"] = "non_candidates"  # G3 警下投票 / G4
     election_eyes_closed: bool = True  # G6 闭眼上警
     election_offstage_pk: bool = False  # G9 场外PK and a third vote after the second tie
     election_speech_from: Literal["lowest", "highest"] = "lowest"  # F7 号码最小 / 最大
-    vote_call: Literal["at_once", "by_target", "eyes_closed"] = "at_once"  # H1 / H6 举手 / H9 闭眼投票
     sheriff_order: Literal["sheriff_side", "dead_side"] = "sheriff_side"  # F8 警左警右 / 单死时死左死右
     no_sheriff_order: Literal["after_last_death", "smaller_dead"] = "after_last_death"  # F9
     exile_last_words_days: int = 0  # F11: exiled players have last words on the first N days (0: always)
@@ -129,11 +131,11 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "last_words": ("first_night_and_day", "always", "never"),
     "exile_tie": ("pk_then_none", "none", "pk_then_random", "pk_then_offstage", "pk_until_out"),
     "badge_lost_on": ("second_explode", "first_explode"),
+    "vote_call": ("hands", "countdown", "by_target", "eyes_closed"),
     # --- seed rules ---
     "election_at": ("before_deaths", "after_speeches"),
     "election_voters": ("non_candidates", "everyone"),
     "election_speech_from": ("lowest", "highest"),
-    "vote_call": ("at_once", "by_target", "eyes_closed"),
     "sheriff_order": ("sheriff_side", "dead_side"),
     "no_sheriff_order": ("after_last_death", "smaller_dead"),
     "self_explode_until": ("speeches", "vote_end"),

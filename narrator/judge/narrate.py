@@ -62,6 +62,9 @@ class Judge:
         ask = "ask_first" if e.night == 1 and "ask_first" in entry else "ask"
         return [self._step(e.step, "open"), self._step(e.step, ask)]
 
+    def _step_asked(self, e: ev.StepAsked, s: State) -> list[Line]:
+        return [self._step(e.step, e.part)]
+
     def _step_closed(self, e: ev.StepClosed, s: State) -> list[Line]:
         return [self._step(e.step, "close")]
 

@@ -185,7 +185,7 @@ class Script:
     def fixed_pieces(self, max_seat: int = 18) -> list[str]:
         """Every piece a game can need that does not depend on the game: for pre-rendering the voice."""
         pieces: set[str] = set()
-        for section in ("steps", "events", "prompts", "timer", "refusals", "terminations", *SEED_SECTIONS):
+        for section in ("steps", "events", "prompts", "timer", "refusals", "terminations", "listening", *SEED_SECTIONS):
             for value in self.data[section].values():
                 for raw in _texts(value):
                     pieces.update(p for p in _PLACEHOLDER.split(raw)[::2] if p)

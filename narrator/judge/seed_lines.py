@@ -14,6 +14,8 @@ from narrator.judge.lines import Line
 from narrator.judge.rules_talk import rules_lines
 from narrator.judge.script import Script, Seat
 
+VOTES = frozenset({"sheriff.vote", "vote.exile", "pk.vote"})
+
 
 def started(script: Script, e: ev.GameStarted) -> list[Line]:
     """After the welcome: this game's house rules to the table (J1), then to the host the set-up advice of the
@@ -46,6 +48,6 @@ def prompt(script: Script, p: Prompt, s: State, values: dict[str, Any]) -> list[
         key = "sheriff.order.dead"  # F8: 死左 / 死右
     if kind == "sheriff.vote" and rules.election_voters == "everyone":
         key += ".everyone"
-    if kind in ("sheriff.vote", "vote.exile", "pk.vote") and rules.vote_call == "eyes_closed":
-        key += ".eyes_closed"
+    if kind in VOTES and rules.vote_call in ("countdown", "eyes_closed"):
+        key += "." + rules.vote_call  # 三，二，一，请出手 (the script's switch) / 闭眼投票 (H9)
     return [script.line("prompts", key, **values)]

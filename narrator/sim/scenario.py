@@ -36,6 +36,7 @@ from narrator.judge.narrate import Judge
 from narrator.judge.rules_talk import rules_lines
 from narrator.presets import make_setup
 from narrator.sim.autohost import AutoHost, Deal
+from narrator.sim.expectations import answer_problems, expect_problems
 
 AUTO_KINDS = ("speech.end", "last_words.end", "thief.cards")
 EXPECT_KEYS = {
@@ -89,6 +90,10 @@ class Scenario:
         expect = data.get("expect") or {}
         if not isinstance(expect, dict) or set(expect) - EXPECT_KEYS:
             raise ScenarioError(f"expect takes: {', '.join(sorted(EXPECT_KEYS))}")
+        problems = [*answer_problems(a[0] for a in answers), *expect_problems(expect, setup.players)]
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise ScenarioError(problems[0] + more)
         return cls(setup, deal, seed, answers, expect, name)
 
 
@@ -126,7 +131,12 @@ class Run:
     on_record: Callable[[dict[str, Any]], None] | None = None
     on_wait: Callable[[str], None] | None = None
     """Called with the prompt kind once the judge has said its lines and waits for the host."""
+    on_answer: Callable[[str, str | None, Answer | None], None] | None = None
+    """Called as the host answers: (prompt kind, the scenario's words, None), or (kind, None, the answer) when
+    the runner answers from the deal itself (identification, the thief's cards, 过)."""
     out: Output = field(default_factory=Output)
+    answer_no: int = 0
+    """The number (from 1, in the file) of the answer being handled: errors about an answer name it."""
 
     def emit_line(self, line: Line) -> None:
         if not line.text:
@@ -149,9 +159,10 @@ class Run:
         line = self.judge.script.refusal(refusal)
         if wanted is None:
             how = "was refused" if understood else "cannot be understood"
-            return self.fail(2, f"{kind}: {words!r} {how} ({refusal.code}): {line.text}")
+            return self.fail(2, f"answer {self.answer_no} ({kind}): {words!r} {how} ({refusal.code}): {line.text}")
         if str(wanted) != refusal.code and str(wanted) not in line.text:
-            return self.fail(1, f"{kind}: refused for {line.text!r} ({refusal.code}), expected {wanted!r}")
+            return self.fail(1, f"answer {self.answer_no} ({kind}): refused for {line.text!r} ({refusal.code}), "
+                             f"expected {wanted!r}")
         self.emit_line(line)
         self.record({"event": "refused", "kind": kind, "code": refusal.code, "reason": line.text})
         return None
@@ -164,6 +175,7 @@ class Run:
         seen = 0
         queue = iter(sc.answers)
         pending = next(queue, None)
+        number = 1  # pending's number in the file
         while True:
             for event in game.journal[seen:]:
                 shadow.apply(event)
@@ -187,6 +199,9 @@ class Run:
             if pending is not None and pending[0] == prompt.kind:
                 kind, words, extra = pending
                 pending = next(queue, None)
+                self.answer_no, number = number, number + 1
+                if self.on_answer:
+                    self.on_answer(kind, words, None)
                 wanted = extra.get("refused")
                 try:
                     answer: Answer = parse(words, prompt.accepts)
@@ -203,22 +218,26 @@ class Run:
                     if failed is not None:
                         return failed
                 elif wanted is not None:
-                    return self.fail(1, f"{kind}: {words!r} was accepted, expected it refused ({wanted})")
+                    return self.fail(1, f"answer {self.answer_no} ({kind}): {words!r} was accepted, "
+                                     f"expected it refused ({wanted})")
                 self._track_thief(host, answer, game)
                 continue
             auto = self.auto_answer(host, game)
             if auto is not None:
+                if self.on_answer:
+                    self.on_answer(prompt.kind, None, auto)
                 if isinstance(game.answer(auto), Rejected):  # e.g. a face-down pair the house rules forbid
                     return self.fail(2, f"{prompt.kind}: the deal's own answer {auto} was refused")
                 continue
             if pending is not None:
-                return self.fail(2, f"the scenario answers {pending[0]}, but the game asks {prompt.kind}")
+                return self.fail(2, f"answer {number}: the scenario answers {pending[0]}, but the game asks "
+                                 f"{prompt.kind}")
             if sc.expect.get("awaiting") == prompt.kind:
                 return self.check(game)
             self.record({"event": "awaiting", "kind": prompt.kind})
             return self.fail(3, f"answers ran out; the game asks {prompt.kind}")
         if pending is not None:
-            return self.fail(2, f"the game ended but answers remain, next: {pending[0]}")
+            return self.fail(2, f"the game ended but answers remain, from answer {number} ({pending[0]})")
         return self.check(game)
 
     def explain(self, words: str, wanted: object, shadow: State) -> Output | None:

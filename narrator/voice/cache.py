@@ -24,8 +24,9 @@ from narrator.voice.base import Audio
 
 CACHE_ENV = "NARRATOR_CACHE_DIR"
 """Environment variable overriding narrator's cache root (voice clips go to its `voice/` folder)."""
-CACHE_FORMAT = "1"
-"""Part of every hash: bump it when what is stored changes meaning, and old pieces are ignored."""
+CACHE_FORMAT = "2"
+"""Part of every hash: bump it when what is stored changes meaning, and old pieces are ignored.
+2: pieces are loudness-normalised (voice.loudness: −20 LUFS, peaks ≤ −1 dBFS)."""
 
 
 def default_cache_dir(root: str | Path | None = None) -> Path:

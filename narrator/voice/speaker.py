@@ -4,6 +4,8 @@ A line with seats in it ("请" + "七号" + "发言。") is assembled from piece
 rendered in advance, so it never needs the network. Punctuation-only pieces ("、", "，") are not spoken:
 they become a short silence. Each spoken piece is trimmed of the silence the voice put around it, and
 pieces are joined with short, natural gaps. The pause *after* a line is not ours: pacing owns it.
+Every piece a voice renders is brought to one loudness with its peaks under −1 dBFS (voice.loudness)
+before it is cached, so the edge-tts and espeak-ng voices sound equally loud and never clip.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 from narrator.judge.lines import Line
 from narrator.voice.base import Audio, MissingPiece, Voice
 from narrator.voice.cache import VoiceCache
+from narrator.voice.loudness import normalise, volume_db
 from narrator.voice.pcm import silence, trim
 
 log = logging.getLogger(__name__)
@@ -67,12 +70,14 @@ class Speaker:
 
     def __init__(
         self, voice: Voice, cache: VoiceCache | None = None, *, offline: bool = False, gaps: Gaps | None = None,
-        remembered_pieces: int = 512,
+        remembered_pieces: int = 512, loudness: bool = True,
     ) -> None:  # fmt: skip
         self.voice = voice
         self.cache = cache
         self.offline = offline
         self.gaps = gaps or Gaps()
+        self.loudness = loudness
+        """Normalise each rendered piece (voice.loudness): on for every game; off to hear the raw voice."""
         self.remembered_pieces = remembered_pieces
         """How many pieces are also kept in memory (a game repeats seats and phrases all the time)."""
         self.synthesized = 0
@@ -131,6 +136,8 @@ class Speaker:
             audio = self.voice.synthesize(text)
             self.synthesized += 1
             key = self.voice.key  # after: a FallbackVoice may have switched, and we cache what was said
+            if self.loudness:
+                audio = normalise(audio, volume_db(self.voice))
             self._store(key, text, audio)
         else:
             self.cache_hits += 1

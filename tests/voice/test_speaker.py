@@ -11,6 +11,7 @@ from voice_testkit import Counting, FakeVoice, tone
 from narrator.judge.lines import Line
 from narrator.judge.script import Script, seats
 from narrator.voice import EspeakVoice, Gaps, MissingPiece, Speaker, VoiceCache, is_pause
+from narrator.voice.loudness import normalise
 from narrator.voice.pcm import silence, trim
 
 DEATHS = Script("zh-Hans").line("events", "deaths_announced", seats=seats([3, 7]))
@@ -24,7 +25,7 @@ def test_a_line_is_its_pieces_trimmed_with_natural_gaps(tmp_path: Path, fake_voi
     gaps = Gaps(between_ms=50, list_ms=150)
     audio = Speaker(fake_voice, VoiceCache(tmp_path), gaps=gaps).line(DEATHS)
     assert fake_voice.calls == ["昨晚死亡的是", "三号", "七号"], "punctuation is never sent to the voice"
-    first, three, seven = (trim(tone(t)) for t in fake_voice.calls)
+    first, three, seven = (trim(normalise(tone(t))) for t in fake_voice.calls)
     expected = np.concatenate([first, silence(50), three, silence(150), seven])  # the final "。" is pacing's
     np.testing.assert_array_equal(audio, expected)
 
@@ -38,7 +39,7 @@ def test_pause_pieces_and_their_lengths() -> None:
 
 def test_a_text_line_and_an_empty_line() -> None:
     speaker = Speaker(FakeVoice())
-    assert len(speaker.line("七号")) == len(trim(tone("七号")))
+    assert len(speaker.line("七号")) == len(trim(normalise(tone("七号"))))
     assert len(speaker.line(Line(text="", pieces=()))) == 0
 
 

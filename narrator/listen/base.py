@@ -1,0 +1,111 @@
+"""The ear's port: what the host answered to a prompt, from any input (voice, keypad, typed text, a file).
+
+`Heard` and `Ear` are the team contract (docs: /work/coord/CONTRACTS.md). Adapters post what they heard
+into a queue; `listen` waits on it. Several adapters share one queue through `narrator.listen.first.First`,
+so the first complete answer from any of them wins.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from narrator.engine.prompts import Prompt
+
+Source = Literal["voice", "keypad", "text", "file"]
+
+
+@dataclass(frozen=True, slots=True)
+class Heard:
+    text: str
+    """Best reading, the host's words ("七号", "救", "撤销")."""
+    alternatives: tuple[tuple[str, float], ...] = ()
+    """(text, score), best first (voice only)."""
+    source: Source = "text"
+    start_s: float | None = None
+    """s, utterance start (the ear's clock)."""
+    end_s: float | None = None
+    """s, end of speech (the VAD's decision)."""
+
+
+class Ear(Protocol):
+    def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None: ...
+    def hold_off(self, until_s: float) -> None: ...
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the ear is listening for right now (voice adapters build their grammar from it)."""
+
+    prompt: Prompt
+    max_seat: int
+    since_s: float
+    """Monotonic time the listening started: input older than this belongs to an earlier prompt."""
+
+
+class Closed(Exception):
+    """The adapter's input ended (end of file, the keypad unplugged); said once, never a traceback."""
+
+
+class QueueEar:
+    """Shared machinery: `post` a Heard from any thread, `listen` takes the next one for this prompt.
+
+    `listen` returns None on timeout, and also once every input has ended (`closed`), so a loop never
+    hangs on a dead input. Subclasses override `begin(context)` to prepare for a prompt (the voice ear
+    switches its grammar there) and `stop()` to release their input.
+    """
+
+    def __init__(self) -> None:
+        self.queue: queue.Queue[Heard | None] = queue.Queue()
+        self.context: Context | None = None
+        self.closed = threading.Event()
+        self._lock = threading.Lock()
+
+    def attach(self, shared: queue.Queue[Heard | None]) -> None:
+        """Post into a queue shared with other adapters (see First)."""
+        self.queue = shared
+
+    def post(self, heard: Heard) -> None:
+        self.queue.put(heard)
+
+    def end(self) -> None:
+        """The input is gone: wake a waiting `listen`."""
+        self.closed.set()
+        self.queue.put(None)
+
+    def begin(self, context: Context) -> None:
+        self.context = context
+
+    def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None:
+        self.begin(Context(prompt, max_seat, time.monotonic()))
+        return take(self.queue, timeout_s, lambda: self.closed.is_set())
+
+    def hold_off(self, until_s: float) -> None:
+        """Text and keys are not echoes of the judge: a host may type while it speaks."""
+
+    def stop(self) -> None:
+        """Release the input (threads, devices)."""
+
+    def close(self) -> None:
+        self.stop()
+        self.end()
+
+
+def take(q: queue.Queue[Heard | None], timeout_s: float | None, ended: object) -> Heard | None:
+    """The next Heard from `q`; None on timeout or when `ended()` says every input is gone."""
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    while True:
+        wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            item = q.get(timeout=wait)
+        except queue.Empty:
+            return None
+        if item is not None:
+            return item
+        if callable(ended) and ended():
+            q.put(None)  # keep telling later callers
+            return None

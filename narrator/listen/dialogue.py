@@ -1,0 +1,280 @@
+"""The ear's dialogue: one prompt answered by voice or keys, with repairs, and secrecy first.
+
+`Dialogue(session, ear, say, clock, config).answer()` listens until an answer is accepted by the Session
+and returns its `Accepted` (None once the game is over or every input has ended). On the way:
+
+* **Secrecy**: at night, or when the prompt is secret, every line the dialogue says (read-backs,
+  refusals, reminders, repeats, the re-asked question after 撤销) goes to the host channel only; the
+  table never hears a night answer, and no dialogue line at night changes what the table hears.
+* **Read-back** of irreversible answers (kill, poison, shot, take, exile, badge): "七号，对吗？" when the
+  recogniser is in doubt (the best two readings that parse to *different* answers are closer than
+  `doubt_gap`), or always with `read_back="always"`. 对 / 确认 accepts, 不对 drops it, a new answer replaces
+  it. A doubtful irreversible answer is never submitted without 对.
+* **撤销** takes back the last accepted answer (`Session.undo`) and asks that prompt again; with a read-back
+  waiting it drops that answer instead. **重复** says the last line again. **暂停** / **继续** hold the
+  reminders.
+* Refused answers (not understood, or illegal) get their reason said and change nothing.
+* A silent host hears the question again after `ask_again_s`, then `remind` every `remind_s`.
+* Nothing heard is never an answer.
+
+`say(line)` plays or prints a line; if it returns a float, that is the ear's clock time when the line
+ends, and the ear is held off until then (never hearing itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from narrator.clock import Clock
+from narrator.engine.answers import Answer, Ballots, YesNo
+from narrator.engine.game import Accepted
+from narrator.engine.prompts import Prompt
+from narrator.hostwords import Ambiguous, NotUnderstood, parse
+from narrator.judge.lines import Line
+from narrator.judge.script import Entry, Pieces, Script, Seat, seats
+from narrator.listen.base import Ear, Heard
+from narrator.listen.grammar import UNK, Pack, load_pack
+from narrator.session import Session
+
+IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
+IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
+
+
+def irreversible(kind: str) -> bool:
+    """Kill, poison, shot, take, exile, badge: answers that end a life or move the badge."""
+    return kind in IRREVERSIBLE_KINDS or kind.rsplit(".", 1)[-1] in IRREVERSIBLE_ENDINGS
+
+
+@dataclass(frozen=True)
+class DialogueConfig:
+    read_back: Literal["doubt", "always"] = "doubt"
+    doubt_gap: float = 3.0
+    """Score units of Vosk's N-best list: readings closer than this, meaning different answers, are a doubt."""
+    ask_again_s: float = 20.0
+    """s of silence before the question is asked again."""
+    remind_s: float = 10.0
+    """s between the shorter reminders after that."""
+    pack: str = "zh"
+
+
+def meaning(text: str, prompt: Prompt, pack: Pack) -> object:
+    """What a reading means here: a control name, an Answer, or None (not understood)."""
+    words = " ".join(t for t in text.split() if t != UNK)
+    control = pack.control(words)
+    if control is not None and control not in ("confirm", "deny"):
+        return control
+    try:
+        return parse(words, prompt.accepts)
+    except (NotUnderstood, Ambiguous):
+        return control
+
+
+def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float) -> bool:
+    """Speech whose best reading is unsure: [unk] in it, or another reading meaning something else
+    within `gap` of its score. Keys and typed text are never in doubt."""
+    if heard.source not in ("voice", "file"):
+        return False
+    if not heard.alternatives:
+        return True
+    best_text, best_score = heard.alternatives[0]
+    if UNK in best_text.split():
+        return True
+    best = meaning(best_text, prompt, pack)
+    for text, score in heard.alternatives[1:]:
+        other = meaning(text, prompt, pack)
+        if other is not None and other != best:
+            return best_score - score < gap
+    return False
+
+
+class Dialogue:
+    def __init__(self, session: Session, ear: Ear, say: Callable[[Line], float | None],
+                 clock: Clock, config: DialogueConfig | None = None) -> None:
+        self.session = session
+        self.ear = ear
+        self._say = say
+        self.clock = clock
+        self.cfg = config or DialogueConfig()
+        self.pack = load_pack(self.cfg.pack)
+        self.script: Script = session.judge.script
+        self.last: list[Line] = []
+        self.paused = False
+
+    # ---- saying ---------------------------------------------------------------------------------------
+
+    def secret_now(self, prompt: Prompt | None) -> bool:
+        if prompt is not None and prompt.secret:
+            return True
+        return self.session.night
+
+    def say(self, line: Line, prompt: Prompt | None, *, remember: bool = True) -> None:
+        if self.secret_now(prompt) and line.to != "host":
+            line = Line(line.text, "host", line.pieces, line.key, line.pause, line.cue, line.bed)
+        elif not self.secret_now(prompt) and line.key.startswith(("listening.", "refusals.")):
+            line = Line(line.text, "all", line.pieces, line.key, line.pause, line.cue, line.bed)
+        if remember:
+            self.last = [line]
+        end = self._say(line)
+        if isinstance(end, float | int):
+            self.ear.hold_off(float(end))
+
+    def own(self, key: str, prompt: Prompt | None, **values: Any) -> None:
+        self.say(self.script.line("listening", key, **values), prompt)
+
+    def question(self, prompt: Prompt) -> list[Line]:
+        return list(self.session.judge.prompt_lines(prompt, self.session.game.state))
+
+    def read_back(self, answer: Answer, prompt: Prompt) -> None:
+        if isinstance(answer, Ballots):
+            groups: dict[int, list[int]] = {}
+            for voter, target in answer.votes:
+                groups.setdefault(target, []).append(voter)
+            parts: list[Any] = []
+            for target, voters in groups.items():
+                if parts:
+                    parts.append("，")
+                said = self.script.render(Entry(self.script.data["listening"]["ballots_group"]),
+                                          "listening.ballots_group", voters=seats(voters), target=Seat(target))
+                parts.extend(said.pieces)
+            value: Any = Pieces(parts)
+        else:
+            value = self.script._refusal_value("answer", answer)
+        self.own("read_back", prompt, answer=value)
+
+    # ---- listening ------------------------------------------------------------------------------------
+
+    def answer(self, asked: Sequence[Line] = ()) -> Accepted | None:
+        """Listen until the Session accepts an answer; its Accepted, or None (game over, inputs ended)."""
+        if asked:
+            self.last = list(asked)
+        pending: Answer | None = None
+        silent_since = self.clock.now()
+        reminders = 0
+        while True:
+            prompt = self.session.prompt
+            if prompt is None:
+                return None
+            if not self.last:
+                self.last = self.question(prompt)
+            wait = None if self.paused else (self.cfg.ask_again_s if reminders == 0 else self.cfg.remind_s)
+            timeout = None if wait is None else max(0.0, wait - (self.clock.now() - silent_since))
+            heard = self.ear.listen(prompt, self.session.setup.players, timeout)
+            if heard is None:
+                if self._ended():
+                    return None
+                if wait is not None and self.clock.now() - silent_since >= wait - 1e-6:
+                    self._remind(prompt, reminders)
+                    reminders += 1
+                    silent_since = self.clock.now()
+                continue
+            silent_since, reminders = self.clock.now(), 0
+            outcome = self._heard(heard, prompt, pending)
+            if isinstance(outcome, _Pending):
+                pending = outcome.answer
+            elif outcome is not None:
+                return outcome
+
+    def _ended(self) -> bool:
+        ears = getattr(self.ear, "ears", None) or [self.ear]
+        closed = [getattr(e, "closed", None) for e in ears]
+        return all(c is not None and c.is_set() for c in closed)
+
+    def _remind(self, prompt: Prompt, reminders: int) -> None:
+        if reminders == 0:
+            lines = self.question(prompt)
+            for line in lines:
+                self.say(line, prompt, remember=False)
+            self.last = [self._routed(x, prompt) for x in lines]
+        else:
+            self.say(self.script.line("listening", "remind"), prompt, remember=False)
+
+    def _routed(self, line: Line, prompt: Prompt) -> Line:
+        if self.secret_now(prompt):
+            return Line(line.text, "host", line.pieces, line.key, line.pause, line.cue, line.bed)
+        return line
+
+    def _heard(self, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
+        """Act on one heard thing: an Accepted to return, a _Pending read-back, or None to go on listening."""
+        text = heard.text.strip()
+        control = self.pack.control(text)
+        if self.paused:
+            if control == "resume":
+                self.paused = False
+                self.own("resumed", prompt)
+            return _Pending(pending)
+        if control == "repeat":
+            for line in self.last or []:
+                self.say(line, prompt, remember=False)
+            if not self.last:
+                self.own("nothing_to_repeat", prompt)
+            return _Pending(pending)
+        if control == "undo":
+            if pending is not None:
+                self.own("dropped", prompt)
+                return _Pending(None)
+            return self._undo(prompt)
+        if control == "pause":
+            self.paused = True
+            self.own("paused", prompt)
+            return _Pending(pending)
+        if control == "resume":
+            return _Pending(pending)
+        if control in ("confirm", "deny") and (pending is not None or YesNo not in prompt.accepts):
+            if pending is None:
+                self.own("not_pending", prompt)
+                return _Pending(None)
+            if control == "deny":
+                self.own("dropped", prompt)
+                return _Pending(None)
+            return self._submit(pending, prompt)
+        text = self._strip_deny(text)
+        try:
+            answer = parse(text, prompt.accepts)
+        except (NotUnderstood, Ambiguous) as e:
+            self.say(self.script.refusal(e.refusal), prompt)
+            return _Pending(pending)
+        refusal = self.session.game.refusal(prompt, answer)
+        if refusal is not None:
+            self.say(self.script.refusal(refusal), prompt)
+            return _Pending(pending)
+        if irreversible(prompt.kind) and (self.cfg.read_back == "always"
+                                          or doubtful(heard, prompt, self.pack, self.cfg.doubt_gap)):
+            self.read_back(answer, prompt)
+            return _Pending(answer)
+        return self._submit(answer, prompt)
+
+    def _strip_deny(self, text: str) -> str:
+        """"不对，七号": the new answer after the correction."""
+        for word in self.pack.controls.get("deny", ()):
+            rest = text.removeprefix(word).lstrip("，, ")
+            if rest != text and rest:
+                return rest
+        return text
+
+    def _submit(self, answer: Answer, prompt: Prompt) -> Any:
+        result = self.session.submit(answer)
+        if isinstance(result, Accepted):
+            return result
+        self.say(result.line, prompt)
+        return _Pending(None)
+
+    def _undo(self, prompt: Prompt) -> Any:
+        if not self.session.undo():
+            self.own("nothing_to_undo", prompt)
+            return _Pending(None)
+        again = self.session.prompt
+        self.own("undone", again)
+        lines = self.session.take_lines()
+        for line in lines:
+            self.say(line, again, remember=False)
+        self.last = [self._routed(x, again) for x in lines] if again is not None else []
+        return _Pending(None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    """Keep listening; `answer` is the read-back waiting for 对 (or None)."""
+
+    answer: Answer | None

@@ -1,0 +1,46 @@
+"""Several ears at once (the microphone, the keypad, typed text): the first complete answer wins."""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Sequence
+
+from narrator.engine.prompts import Prompt
+from narrator.listen.base import Context, Heard, QueueEar, take
+
+
+class First:
+    def __init__(self, ears: Sequence[QueueEar]) -> None:
+        if not ears:
+            raise ValueError("First needs at least one ear")
+        self.ears = list(ears)
+        self.queue: queue.Queue[Heard | None] = queue.Queue()
+        for ear in self.ears:
+            ear.attach(self.queue)
+
+    def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None:
+        # Speech heard for the previous prompt (decoded with its grammar) does not answer this one;
+        # typed lines and keys are kept: a host may type ahead.
+        kept: list[Heard | None] = []
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is None or item.source in ("text", "keypad"):
+                kept.append(item)
+        for item in kept:
+            self.queue.put(item)
+        context = Context(prompt, max_seat, time.monotonic())
+        for ear in self.ears:
+            ear.begin(context)
+        return take(self.queue, timeout_s, lambda: all(e.closed.is_set() for e in self.ears))
+
+    def hold_off(self, until_s: float) -> None:
+        for ear in self.ears:
+            ear.hold_off(until_s)
+
+    def close(self) -> None:
+        for ear in self.ears:
+            ear.close()

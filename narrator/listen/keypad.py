@@ -1,0 +1,186 @@
+"""A silent channel: a keyboard or USB numeric keypad answers every prompt (and works at any time).
+
+KEYPAD_HELP below is the map, printed in `--help` and the README. Keys become the host's words for the
+prompt being asked, then go through the same parser as speech; a key that means nothing is ignored.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from typing import BinaryIO
+
+from narrator.engine.answers import Ballots, Pass, Seats, VoteResult, YesNo
+from narrator.engine.prompts import Prompt
+from narrator.listen.base import Context, Heard, QueueEar
+
+KEYPAD_HELP = """\
+Keypad (a keyboard or USB numeric keypad; end each answer with Enter):
+  7 Enter        seat 7;  3.5 Enter (or 3 5): seats 3 and 5
+  0 Enter        no / nobody (不救, 没有, 空刀; 平安日 at a vote)
+  * Enter        yes / done (救, 过); 确认 when a read-back asks …对吗？
+  1.2.5+7 Enter  votes: 1, 2, 5 vote for 7 (+ is 投; 1.2+7.3.4+5: two groups)
+  7 Enter        at a vote: 7 is out;  3.5 Enter at a vote: 3 and 5 tie
+  /              say the last line again (重复)
+  -              pause / go on (暂停 / 继续)
+  Backspace      rub out a key; on an empty line: take back an answer (撤销)"""
+
+ENTER = {"\r", "\n"}
+BACKSPACE = {"\x7f", "\x08"}
+SEPARATORS = {".", " ", ","}
+
+
+def keys_to_words(keys: str, prompt: Prompt) -> str:
+    """The host's words for a line typed on the keypad at this prompt ("" when it means nothing)."""
+    keys = keys.strip()
+    if not keys:
+        return ""
+    accepts = prompt.accepts
+    if keys == "*":
+        if YesNo in accepts:
+            return "是"
+        if Pass in accepts:
+            return "过"
+        return "确认"
+    if keys == "0":
+        if YesNo in accepts:
+            return "不是"
+        if VoteResult in accepts:
+            return "平安日"
+        return "没有"
+    if "+" in keys and Ballots in accepts:
+        return _ballots(keys)
+    groups = _numbers(keys)
+    if not groups:
+        return ""
+    seats = " ".join(f"{n}号" for n in groups)
+    if Seats not in accepts and VoteResult in accepts:
+        return seats + (" 出局" if len(groups) == 1 else " 平票")
+    return seats
+
+
+def _numbers(keys: str) -> list[str]:
+    out: list[str] = []
+    current = ""
+    for k in keys:
+        if k.isdigit():
+            current += k
+        elif k in SEPARATORS:
+            if current:
+                out.append(current)
+            current = ""
+        else:
+            return []
+    return [*out, current] if current else out
+
+
+def _ballots(keys: str) -> str:
+    """"1.2.5+7.3.4+5" → "1 2 5 投 7 3 4 投 5": after +, the first number is the target."""
+    words: list[str] = []
+    for i, part in enumerate(keys.split("+")):
+        nums = _numbers(part)
+        if i == 0:
+            words += nums
+        else:
+            if not nums:
+                return ""
+            words += ["投", nums[0] + "号", *nums[1:]]
+    return " ".join(words)
+
+
+class KeypadEar(QueueEar):
+    """Reads keys from a byte stream (a terminal in cbreak mode by default) on a thread."""
+
+    def __init__(self, stream: BinaryIO | None = None, raw_terminal: bool = True) -> None:
+        super().__init__()
+        self.stream = stream
+        self.raw_terminal = raw_terminal and stream is None
+        self.buffer = ""
+        self.paused = False
+        self._pending: list[str] = []
+        self._plock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name="narrator-keypad", daemon=True)
+        self._thread.start()
+
+    def key(self, k: str) -> None:
+        """One key press (also for tests and for a console that reads keys itself)."""
+        with self._plock:
+            if k in ENTER:
+                line, self.buffer = self.buffer, ""
+                if line.strip():
+                    self._line(line)
+            elif k in BACKSPACE:
+                if self.buffer:
+                    self.buffer = self.buffer[:-1]
+                else:
+                    self._word("撤销")
+            elif k == "/":
+                self._word("重复")
+            elif k == "-":
+                self._word("继续" if self.paused else "暂停")
+                self.paused = not self.paused
+            elif k.isdigit() or k in SEPARATORS or k in "*+":
+                self.buffer += k
+
+    def _line(self, line: str) -> None:
+        if self.context is None:
+            self._pending.append(line)
+            return
+        words = keys_to_words(line, self.context.prompt)
+        if words:
+            self.post(Heard(words, source="keypad"))
+
+    def _word(self, word: str) -> None:
+        if self.context is None:
+            self._pending.append("\0" + word)
+            return
+        self.post(Heard(word, source="keypad"))
+
+    def _eof(self) -> None:
+        with self._plock:
+            if self.context is None:
+                self._pending.append("\0\0")
+            else:
+                self.end()
+
+    def begin(self, context: Context) -> None:
+        """Keys pressed before the first prompt answer it, in the order pressed."""
+        with self._plock:
+            self.context = context
+            pending, self._pending = self._pending, []
+            for item in pending:
+                if item == "\0\0":
+                    self.end()
+                elif item.startswith("\0"):
+                    self._word(item[1:])
+                else:
+                    self._line(item)
+
+    def _run(self) -> None:
+        if self.stream is not None:
+            while chunk := self.stream.read(1):
+                self.key(chunk.decode("latin-1"))
+            self._eof()
+            return
+        self._run_terminal()
+
+    def _run_terminal(self) -> None:
+        if not sys.stdin.isatty():
+            self.end()
+            return
+        import termios
+        import tty
+
+        fd = sys.stdin.fileno()
+        old = termios.tcgetattr(fd)
+        try:
+            tty.setcbreak(fd)
+            while not self.closed.is_set():
+                data = os.read(fd, 1)
+                if not data:
+                    break
+                self.key(data.decode("latin-1"))
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, old)
+        self._eof()

@@ -1,0 +1,188 @@
+"""Measuring a room: phrases (recorded, or synthesised by espeak-ng) mixed with the night bed at a given
+SNR, heard through the real pipeline (VAD → Vosk with the prompt's grammar → parse → doubt), and counted
+per prompt type as accepted-correct, accepted-wrong or asked-again (nothing heard, not understood, or a
+doubtful irreversible answer that the dialogue would read back).
+
+A phrase file (YAML; grammars/ko.test.yaml is the one for the Korean model):
+
+    pack: ko                 # grammar pack (grammars/<pack>.yaml)
+    voice: ko                # espeak-ng voice for synthetic phrases
+    players: 12
+    phrases:
+      wolves.kill: [[일곱, 七号], [없음, 没有]]     # [what is spoken, the host words it means]
+      witch.save: [[좋아요, 是]]
+    recordings:              # optional, instead of or besides synthesis: WAV files beside this file
+      - {file: kill-7.wav, kind: wolves.kill, expect: 七号}
+"""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import wave
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from narrator.engine.answers import Ballots, Direction, Pass, Seats, VoteResult, YesNo
+from narrator.engine.prompts import Prompt
+from narrator.listen.dialogue import doubtful, irreversible, meaning
+from narrator.listen.grammar import Grammar, Pack, load_pack
+from narrator.listen.recognizer import SAMPLE_RATE, Recognizer
+from narrator.listen.vad import EndpointConfig, Endpointer, make_vad
+from narrator.listen.wavfile import FileEar, read_wav
+
+PROMPT_TYPES: dict[str, frozenset[type]] = {
+    "wolves.kill": frozenset({Seats}),
+    "seer.check": frozenset({Seats}),
+    "witch.poison": frozenset({Seats}),
+    "witch.save": frozenset({YesNo}),
+    "speech.end": frozenset({Pass}),
+    "vote.exile": frozenset({Ballots, VoteResult}),
+    "sheriff.order": frozenset({Direction}),
+}
+OUTCOMES = ("correct", "wrong", "again")
+
+
+class MeasureError(Exception):
+    """A phrase file or recording that cannot be used (one sentence)."""
+
+
+@dataclass
+class Case:
+    kind: str
+    expect: str
+    audio: np.ndarray
+    label: str
+
+
+@dataclass
+class Report:
+    snr_db: float | None
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    details: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """(kind, label, heard, outcome)."""
+
+    def add(self, kind: str, outcome: str, label: str, heard: str) -> None:
+        self.counts.setdefault(kind, dict.fromkeys(OUTCOMES, 0))[outcome] += 1
+        self.details.append((kind, label, heard, outcome))
+
+    def rates(self, kind: str) -> dict[str, float]:
+        c = self.counts[kind]
+        n = sum(c.values()) or 1
+        return {k: c[k] / n for k in OUTCOMES}
+
+    def table(self) -> str:
+        snr = "clean" if self.snr_db is None else f"SNR {self.snr_db:g} dB"
+        rows = [f"{'prompt type':<16}{'n':>4}{'correct':>10}{'wrong':>8}{'again':>8}   ({snr})"]
+        for kind in sorted(self.counts):
+            r, n = self.rates(kind), sum(self.counts[kind].values())
+            rows.append(f"{kind:<16}{n:>4}{r['correct']:>10.0%}{r['wrong']:>8.0%}{r['again']:>8.0%}")
+        return "\n".join(rows)
+
+
+def prompt_for(kind: str, players: int) -> Prompt:
+    if kind not in PROMPT_TYPES:
+        raise MeasureError(f"unknown prompt type {kind!r}: use one of {', '.join(PROMPT_TYPES)}")
+    accepts = PROMPT_TYPES[kind]
+    seats = tuple(range(1, players + 1)) if Seats in accepts else ()
+    return Prompt(kind, accepts, seats=seats, min_seats=0 if Seats in accepts else 1)
+
+
+def espeak(text: str, voice: str) -> np.ndarray:
+    try:
+        out = subprocess.run(["espeak-ng", "-v", voice, "--stdout", text], capture_output=True, check=True,
+                             timeout=30).stdout
+    except (OSError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+        raise MeasureError(f"espeak-ng could not say {text!r} with voice {voice!r}: {e}") from None
+    with wave.open(io.BytesIO(out)) as w:
+        rate = w.getframerate()
+        x = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.float32) / 32768.0
+    n = round(len(x) * SAMPLE_RATE / rate)
+    return np.interp(np.arange(n) * rate / SAMPLE_RATE, np.arange(len(x)), x).astype(np.float32)
+
+
+def night_bed16() -> np.ndarray:
+    from narrator.audio import SAMPLE_RATE as BED_RATE
+    from narrator.audio.beds import load_sounds, resample
+
+    return resample(load_sounds()["night"], BED_RATE, SAMPLE_RATE).astype(np.float32)
+
+
+def voiced_rms(x: np.ndarray) -> float:
+    frames = x[: len(x) // 320 * 320].reshape(-1, 320)
+    e = np.sqrt(np.mean(frames**2, axis=1))
+    loud = e[e > 0.1 * e.max()] if len(e) else e
+    return float(np.sqrt(np.mean(loud**2))) if len(loud) else 0.0
+
+
+def mix(speech: np.ndarray, bed: np.ndarray, snr_db: float | None, offset: int = 0,
+        lead_s: float = 0.6, tail_s: float = 1.0) -> np.ndarray:
+    """Speech with silence around it, over the bed scaled so speech/bed RMS is `snr_db` (None: no bed)."""
+    pad = np.zeros(int(lead_s * SAMPLE_RATE), np.float32)
+    x = np.concatenate([pad, speech, np.zeros(int(tail_s * SAMPLE_RATE), np.float32)])
+    if snr_db is None:
+        return x
+    idx = (offset + np.arange(len(x))) % len(bed)
+    b = bed[idx]
+    gain = voiced_rms(speech) / (float(np.sqrt(np.mean(b**2))) or 1.0) / 10 ** (snr_db / 20)
+    return (x + gain * b).astype(np.float32)
+
+
+def load_cases(path: Path) -> tuple[dict[str, Any], list[Case]]:
+    try:
+        spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as e:
+        raise MeasureError(f"cannot read the phrase file {path}: {e}") from None
+    if not isinstance(spec, dict):
+        raise MeasureError(f"{path} is not a table with phrases: or recordings:")
+    voice = str(spec.get("voice", "ko"))
+    cases: list[Case] = []
+    for kind, rows in (spec.get("phrases") or {}).items():
+        for spoken, expect in rows:
+            cases.append(Case(str(kind), str(expect), espeak(str(spoken), voice), str(spoken)))
+    for rec in spec.get("recordings") or []:
+        cases.append(Case(str(rec["kind"]), str(rec["expect"]), read_wav(path.parent / rec["file"]),
+                          str(rec["file"])))
+    if not cases:
+        raise MeasureError(f"{path} has no phrases and no recordings")
+    return spec, cases
+
+
+def judge(heard_text: str | None, heard: Any, prompt: Prompt, expect: str, pack: Pack, gap: float) -> str:
+    """The outcome the dialogue would reach for this one utterance."""
+    if heard is None or not heard_text:
+        return "again"
+    got = meaning(heard_text, prompt, pack)
+    if got is None:
+        return "again"
+    if irreversible(prompt.kind) and doubtful(heard, prompt, pack, gap):
+        return "again"
+    return "correct" if got == meaning(expect, prompt, pack) else "wrong"
+
+
+def run(cases: list[Case], model: Any, pack_name: str, players: int, snr_db: float | None, *,
+        gap: float = 3.0, vad: str = "silero", bed: np.ndarray | None = None,
+        on_case: Callable[[str, str, str], None] | None = None) -> Report:
+    from narrator.listen.recognizer import knows
+
+    pack = load_pack(pack_name)
+    grammar = Grammar(pack, lambda w: knows(model, w))
+    recognizer = Recognizer(model)
+    bed = night_bed16() if bed is None and snr_db is not None else bed
+    report = Report(snr_db)
+    for i, case in enumerate(cases):
+        prompt = prompt_for(case.kind, players)
+        audio = mix(case.audio, bed if bed is not None else np.zeros(1, np.float32), snr_db, offset=i * 7919)
+        ear = FileEar(audio, recognizer, grammar, Endpointer(make_vad(vad), EndpointConfig()), tail_s=0.0)
+        heard = ear.listen(prompt, players)
+        text = heard.text if heard is not None else ""
+        outcome = judge(text, heard, prompt, case.expect, pack, gap)
+        report.add(case.kind, outcome, case.label, text)
+        if on_case:
+            on_case(case.label, text, outcome)
+    return report

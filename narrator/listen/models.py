@@ -1,0 +1,224 @@
+"""Speech models on disk: install (download or a zip the user has), list, remove, and what is wrong.
+
+The Chinese model is vosk-model-small-cn-0.22; its download is checked against the published size and
+SHA-256. A zip is unpacked only when none of its entries could land outside the target folder (absolute
+paths, `..`, links), into a temporary folder that is renamed into place at the end: a half-finished
+install never counts as installed. Models live in the user data folder (platformdirs), or the
+repository's models/ folder, or any `--dir`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import shutil
+import stat
+import tempfile
+import urllib.error
+import urllib.request
+import zipfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+MODEL_NAME = "vosk-model-small-cn-0.22"
+MODEL_URL = "https://alphacephei.com/vosk/models/vosk-model-small-cn-0.22.zip"
+MODEL_SIZE = 43_898_754
+MODEL_SHA256 = "3af8b0e7e0f835ae9d414ce5df580237a3cfb08d586c9fbbb0f7ff29ad5b14ba"
+REPO_MODELS = Path(__file__).resolve().parents[2] / "models"
+CHUNK = 1 << 16
+
+Progress = Callable[[int, int | None], None]
+"""progress(bytes so far, total or None)."""
+
+
+class InstallError(Exception):
+    """The install failed; nothing was installed (one sentence saying why and what to do)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something missing or broken, and the exact command that fixes it (for `narrator doctor`)."""
+
+    what: str
+    fix: str
+
+
+def user_models_dir() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("narrator")) / "models"
+
+
+def model_dirs(extra: Iterable[Path] = ()) -> list[Path]:
+    """Where models are looked for, in order: --dir folders, the user data folder, the repository's models/."""
+    return [*extra, user_models_dir(), REPO_MODELS]
+
+
+def is_model(path: Path) -> bool:
+    return (path / "am" / "final.mdl").is_file() and (path / "conf").is_dir()
+
+
+def find_model(name: str = MODEL_NAME, dirs: Iterable[Path] | None = None) -> Path | None:
+    for d in model_dirs() if dirs is None else dirs:
+        if is_model(d / name):
+            return d / name
+    return None
+
+
+def installed(dirs: Iterable[Path] | None = None) -> list[tuple[str, Path, int]]:
+    """(name, folder, bytes) of every complete model found."""
+    out = []
+    for d in model_dirs() if dirs is None else dirs:
+        if d.is_dir():
+            for sub in sorted(d.iterdir()):
+                if sub.is_dir() and not sub.name.startswith(".") and is_model(sub):
+                    size = sum(f.stat().st_size for f in sub.rglob("*") if f.is_file())
+                    out.append((sub.name, sub, size))
+    return out
+
+
+def download(url: str, dest: Path, progress: Progress | None = None, *, size: int = MODEL_SIZE,
+             sha256: str = MODEL_SHA256, timeout_s: float = 30.0) -> None:
+    """Fetch `url` into `dest`, checking the byte count and the SHA-256; InstallError otherwise."""
+    digest = hashlib.sha256()
+    got = 0
+    try:
+        with urllib.request.urlopen(url, timeout=timeout_s) as response, dest.open("wb") as out:
+            total = response.headers.get("Content-Length")
+            expected = int(total) if total and total.isdigit() else size
+            while chunk := response.read(CHUNK):
+                out.write(chunk)
+                digest.update(chunk)
+                got += len(chunk)
+                if progress:
+                    progress(got, expected)
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as e:
+        reason = getattr(e, "reason", e)
+        raise InstallError(f"could not download {url}: {reason}. Check the network, or download the zip "
+                           "yourself and run `narrator model install --from-zip FILE`") from None
+    check_file(dest, size, sha256, got=got, source=url)
+
+
+def check_file(path: Path, size: int = MODEL_SIZE, sha256: str = MODEL_SHA256, *, got: int | None = None,
+               source: str | None = None) -> None:
+    source = source or str(path)
+    n = path.stat().st_size if got is None else got
+    if n != size:
+        raise InstallError(f"{source} is {n:,} bytes, not the {size:,} of {MODEL_NAME}.zip: the download was "
+                           "cut short or it is another file; nothing was installed")
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    if h.hexdigest() != sha256:
+        raise InstallError(f"{source} does not have the published SHA-256 of {MODEL_NAME}.zip "
+                           f"({h.hexdigest()[:16]}… instead of {sha256[:16]}…): nothing was installed")
+
+
+def unsafe_entry(info: zipfile.ZipInfo) -> str | None:
+    """Why this zip entry may not be unpacked (it could land outside the target), or None."""
+    name = info.filename
+    mode = info.external_attr >> 16
+    if stat.S_ISLNK(mode):
+        return "is a link"
+    if "\\" in name or name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+        return "is an absolute path"
+    if ".." in PurePosixPath(name).parts:
+        return "climbs out with .."
+    return None
+
+
+def extract(zip_path: Path, target: Path, name: str = MODEL_NAME) -> Path:
+    """Unpack the model in `zip_path` as target/name: checked first, unpacked beside, renamed last."""
+    try:
+        zf = zipfile.ZipFile(zip_path)
+    except (zipfile.BadZipFile, OSError) as e:
+        raise InstallError(f"{zip_path} is not a readable zip file ({e}): nothing was installed") from None
+    with zf:
+        for info in zf.infolist():
+            why = unsafe_entry(info)
+            if why:
+                raise InstallError(f"{zip_path}: the entry {info.filename!r} {why}; such a zip is never "
+                                   "unpacked, nothing was installed")
+        target.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=target))
+        try:
+            try:
+                zf.extractall(tmp)
+            except (zipfile.BadZipFile, OSError, EOFError) as e:
+                raise InstallError(f"{zip_path} could not be unpacked ({e}): nothing was installed") from None
+            root = _model_root(tmp)
+            if root is None:
+                raise InstallError(f"{zip_path} holds no Vosk model (no am/final.mdl): nothing was installed")
+            final = target / name
+            if final.exists():
+                shutil.rmtree(final)
+            root.rename(final)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return final
+
+
+def _model_root(tmp: Path) -> Path | None:
+    if is_model(tmp):
+        return tmp
+    subs = [p for p in tmp.iterdir() if p.is_dir()]
+    return subs[0] if len(subs) == 1 and is_model(subs[0]) else None
+
+
+def install(target: Path, *, url: str = MODEL_URL, from_zip: Path | None = None, progress: Progress | None = None,
+            name: str = MODEL_NAME, size: int = MODEL_SIZE, sha256: str = MODEL_SHA256) -> Path:
+    """Install the model into target/name; returns the folder. InstallError leaves target as it was."""
+    if from_zip is not None:
+        if not from_zip.is_file():
+            raise InstallError(f"{from_zip} does not exist")
+        check_file(from_zip, size, sha256)
+        return extract(from_zip, target, name)
+    target.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".download.", dir=target) as tmp:
+        zip_path = Path(tmp) / f"{name}.zip"
+        download(url, zip_path, progress, size=size, sha256=sha256)
+        return extract(zip_path, target, name)
+
+
+def remove(name: str, dirs: Iterable[Path] | None = None) -> list[Path]:
+    """Delete every copy of model `name`, complete or not; the folders removed."""
+    gone = []
+    if not name or "/" in name or "\\" in name or name in (".", ".."):
+        return gone
+    for d in model_dirs() if dirs is None else dirs:
+        folder = d / name
+        if folder.is_dir() and not folder.is_symlink() and folder.resolve().parent == d.resolve():
+            shutil.rmtree(folder)
+            gone.append(folder)
+    return gone
+
+
+def model_problems(dirs: Iterable[Path] | None = None, *, check_vocabulary: bool = False) -> list[Problem]:
+    """What stops the ear from listening in Chinese, each with the command that fixes it."""
+    places = list(model_dirs() if dirs is None else dirs)
+    folder = find_model(MODEL_NAME, places)
+    if folder is None:
+        broken = [d / MODEL_NAME for d in places if (d / MODEL_NAME).exists()]
+        if broken:
+            return [Problem(f"the speech model in {broken[0]} is incomplete (no am/final.mdl)",
+                            f"narrator model remove --dir {broken[0].parent} && narrator model install --dir {broken[0].parent}")]
+        return [Problem(f"the Chinese speech model {MODEL_NAME} is not installed (looked in "
+                        f"{', '.join(str(p) for p in places)})", "narrator model install")]
+    try:
+        import vosk  # noqa: F401
+    except ImportError:
+        return [Problem("the vosk package is missing", "pip install vosk")]
+    if check_vocabulary:
+        from narrator.listen.grammar import Grammar, VocabularyError, load_pack
+        from narrator.listen.recognizer import ModelError, knows, load_model
+
+        try:
+            model = load_model(folder)
+            Grammar(load_pack("zh"), lambda w: knows(model, w)).check(18)
+        except ModelError as e:
+            return [Problem(str(e), "narrator model install")]
+        except VocabularyError as e:
+            return [Problem(str(e), "edit grammars/zh.yaml or install the model it was written for")]
+    return []

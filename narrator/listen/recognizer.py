@@ -1,0 +1,102 @@
+"""Vosk, language-neutral: a model, a per-prompt grammar, and N-best readings with their scores.
+
+vosk 0.3.45 facts designed around: a grammar word missing from the model is dropped silently (so
+`Grammar` checks every token with `vosk_model_find_word` first); the grammar is passed as JSON with
+ensure_ascii=False; in grammar mode a word's `conf` is nearly always 1.0, so the doubt signal is the
+score gap between alternatives (`SetMaxAlternatives`), judged by the dialogue after parsing them.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+SAMPLE_RATE = 16_000
+"""Hz: what the small Vosk models are trained on; every input is brought to this rate, mono."""
+
+
+class ModelError(Exception):
+    """The model folder cannot be loaded (one sentence naming the folder and the fix)."""
+
+
+def load_model(path: Path) -> Any:
+    """A vosk.Model from a model folder; ModelError (never a Kaldi crash) when it is not one."""
+    import vosk
+
+    vosk.SetLogLevel(-1)
+    if not (path / "am" / "final.mdl").is_file() and not (path / "final.mdl").is_file():
+        raise ModelError(f"{path} is not a Vosk model folder (no am/final.mdl): "
+                         "run `narrator model install` or pass the right --model folder")
+    try:
+        return vosk.Model(str(path))
+    except Exception as e:  # vosk raises a bare Exception when Kaldi refuses the folder
+        raise ModelError(f"the speech model in {path} cannot be loaded ({e}): reinstall it with "
+                         "`narrator model install`") from None
+
+
+def knows(model: Any, word: str) -> bool:
+    return int(model.vosk_model_find_word(word)) != -1
+
+
+class Recognizer:
+    """One utterance at a time: `accept` audio, then `final()` gives [(text, score)], best first."""
+
+    def __init__(self, model: Any, max_alternatives: int = 5) -> None:
+        self.model = model
+        self.max_alternatives = max_alternatives
+        self._grammar = ""
+        self._rec: Any = None
+        self._lock = threading.Lock()
+        self._cache: dict[str, Any] = {}
+
+    def set_grammar(self, grammar_json: str) -> None:
+        """Switch to this grammar (kept per grammar: a recogniser is built once per distinct grammar)."""
+        import vosk
+
+        with self._lock:
+            if grammar_json == self._grammar and self._rec is not None:
+                return
+            rec = self._cache.get(grammar_json)
+            if rec is None:
+                rec = vosk.KaldiRecognizer(self.model, SAMPLE_RATE, grammar_json)
+                rec.SetMaxAlternatives(self.max_alternatives)
+                if len(self._cache) > 64:
+                    self._cache.clear()
+                self._cache[grammar_json] = rec
+            else:
+                rec.Reset()
+            self._grammar, self._rec = grammar_json, rec
+
+    def accept(self, samples: np.ndarray) -> None:
+        """Float samples in [-1, 1] at 16 kHz."""
+        pcm = (np.clip(samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
+        with self._lock:
+            if self._rec is None:
+                raise RuntimeError("Recognizer.accept before set_grammar")
+            self._rec.AcceptWaveform(pcm)
+
+    def final(self) -> list[tuple[str, float]]:
+        """The utterance's readings (text, score), best first; the recogniser is ready for the next."""
+        with self._lock:
+            if self._rec is None:
+                return []
+            raw = json.loads(self._rec.FinalResult())
+        return readings(raw)
+
+    def reset(self) -> None:
+        with self._lock:
+            if self._rec is not None:
+                self._rec.Reset()
+
+
+def readings(raw: dict[str, Any]) -> list[tuple[str, float]]:
+    """Vosk's result JSON → [(text, score)]: the N-best list with alternatives, else the single text."""
+    if "alternatives" in raw:
+        out = [(str(a.get("text", "")).strip(), float(a.get("confidence", 0.0))) for a in raw["alternatives"]]
+    else:
+        out = [(str(raw.get("text", "")).strip(), 0.0)]
+    return [(t, s) for t, s in out]

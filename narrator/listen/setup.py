@@ -1,0 +1,82 @@
+"""Putting an ear together from options (for `narrator play` and `narrator listen`)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from narrator.listen.base import QueueEar
+from narrator.listen.first import First
+from narrator.listen.grammar import Grammar, PackError, VocabularyError, load_pack
+from narrator.listen.models import MODEL_NAME, find_model, model_dirs
+from narrator.listen.recognizer import ModelError, Recognizer, knows, load_model
+from narrator.listen.vad import EndpointConfig, Endpointer, make_vad
+from narrator.listen.voice import ECHO_TAIL_S
+
+
+class ListenError(Exception):
+    """The ear cannot start (one sentence with the fix)."""
+
+
+@dataclass(frozen=True)
+class EarOptions:
+    voice: bool = True
+    mic: str | None = None
+    """Device index, name substring, or pulse:SOURCE."""
+    model: Path | None = None
+    """A model folder; default: the installed Chinese model."""
+    pack: str = "zh"
+    keypad: bool = False
+    text: bool = False
+    vad: str = "silero"
+    trailing_s: float = 0.4
+    echo_tail_s: float = ECHO_TAIL_S
+    max_seat: int = 18
+
+
+def voice_parts(opts: EarOptions) -> tuple[Recognizer, Grammar, Endpointer]:
+    """Model, grammar (vocabulary checked: a phrase the model cannot say stops here) and endpointer."""
+    folder = opts.model or find_model(MODEL_NAME, model_dirs())
+    if folder is None:
+        raise ListenError(f"the speech model {MODEL_NAME} is not installed: run `narrator model install` "
+                          "(or answer with --keypad / --text)")
+    try:
+        model: Any = load_model(folder)
+        grammar = Grammar(load_pack(opts.pack), lambda w: knows(model, w))
+        grammar.check(opts.max_seat)
+    except (ModelError, PackError, VocabularyError) as e:
+        raise ListenError(str(e)) from None
+    if not 0.0 < opts.trailing_s <= 0.5:
+        raise ListenError(f"--trailing-silence must be above 0 and at most 0.5 s, not {opts.trailing_s}")
+    try:
+        endpointer = Endpointer(make_vad(opts.vad), EndpointConfig(trailing_s=opts.trailing_s))
+    except ValueError as e:
+        raise ListenError(str(e)) from None
+    return Recognizer(model), grammar, endpointer
+
+
+def open_ear(opts: EarOptions) -> First:
+    """Every input asked for, started; the first complete answer among them wins."""
+    from narrator.listen.keypad import KeypadEar
+    from narrator.listen.text import TextEar
+
+    ears: list[QueueEar] = []
+    if opts.voice:
+        from narrator.listen.mic import MicEar, MicError
+
+        recognizer, grammar, endpointer = voice_parts(opts)
+        mic = MicEar(recognizer, grammar, endpointer, tail_s=opts.echo_tail_s, device=opts.mic)
+        try:
+            mic.start()
+        except MicError as e:
+            raise ListenError(f"{e} (list devices with `narrator devices`, or answer with --keypad)") from None
+        ears.append(mic)
+    if opts.keypad:
+        ears.append(KeypadEar())
+    if opts.text:
+        ears.append(TextEar(sys.stdin))
+    if not ears:
+        raise ListenError("nothing to listen with: use the microphone, --keypad or --text")
+    return First(ears)

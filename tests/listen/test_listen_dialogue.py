@@ -1,0 +1,232 @@
+"""The ear's dialogue, in text: repairs by voice, refusals, reminders, and secrecy first."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from narrator.clock import FakeClock
+from narrator.engine.answers import Ballots, Seats
+from narrator.engine.game import Accepted, Game
+from narrator.listen.dialogue import Dialogue, DialogueConfig, doubtful, irreversible
+from narrator.listen.grammar import load_pack
+from narrator.sim.autohost import AutoHost
+
+from .listenkit import ScriptedEar, Said, Step, auto_until, table, voice, words
+
+
+def dialogue(session: object, script: list[Step], **cfg: object) -> tuple[Dialogue, ScriptedEar, Said]:
+    clock = FakeClock()
+    ear = ScriptedEar(script, clock)
+    said = Said()
+    return Dialogue(session, ear, said, clock, DialogueConfig(**cfg)), ear, said  # type: ignore[arg-type]
+
+
+def test_a_typed_kill_is_taken_at_once_and_a_night_refusal_goes_to_the_host_only() -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    before = list(session.game.journal)
+    d, _, said = dialogue(session, ["十五号", "听不懂的话", "七号"])
+    result = d.answer()
+    assert isinstance(result, Accepted)
+    assert session.answers[-1] == ("wolves.kill", Seats((7,)))
+    assert said.public() == []  # two refusals, at night: the host hears them, the table hears nothing
+    assert len(said.host()) == 2 and "十二" in said.host()[0]
+    assert session.game.journal[: len(before)] == before
+
+
+def test_a_refused_answer_changes_nothing() -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill", {})
+    session.submit("五号")  # the wolves kill the witch: she may not save herself (default rules)
+    auto_until(session, deal, "witch.save")
+    assert session.prompt is not None and session.prompt.kind == "witch.save"
+    journal, answers = list(session.game.journal), list(session.answers)
+    d, ear, said = dialogue(session, ["救", lambda: check(), "不救"])
+
+    def check() -> None:
+        assert session.game.journal == journal and session.answers == answers
+
+    assert isinstance(d.answer(), Accepted)
+    assert said.public() == [] and said.host()
+
+
+def test_a_doubtful_kill_is_read_back_to_the_host_and_needs_yes() -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    close = voice(("七号", 100.0), ("一号", 99.0))
+    d, _, said = dialogue(session, [close, lambda: none_yet(), "对"])
+
+    def none_yet() -> None:
+        assert session.prompt is not None and session.prompt.kind == "wolves.kill"
+
+    assert isinstance(d.answer(), Accepted)
+    assert session.answers[-1] == ("wolves.kill", Seats((7,)))
+    assert said.host() == ["七号，对吗？"] and said.public() == []
+
+
+def test_no_replaces_a_read_back_and_a_new_answer_replaces_it_too() -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    a = voice(("七号", 100.0), ("一号", 99.0))
+    b = voice(("三号", 100.0), ("八号", 99.5))
+    d, _, said = dialogue(session, [a, "不对", b, "不对，九号"])
+    assert isinstance(d.answer(), Accepted)
+    assert session.answers[-1] == ("wolves.kill", Seats((9,)))  # typed: never in doubt
+    assert said.host() == ["七号，对吗？", "好，请重新回答。", "三号，对吗？"]
+
+
+def test_a_clear_reading_is_not_read_back_unless_configured() -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    clear = voice(("七号", 100.0), ("七 号", 99.9), ("一号", 80.0))
+    d, _, said = dialogue(session, [clear])
+    assert isinstance(d.answer(), Accepted) and said == []
+    session2, _ = table()
+    auto_until(session2, deal, "wolves.kill")
+    d2, _, said2 = dialogue(session2, ["七号", "确认"], read_back="always")
+    assert isinstance(d2.answer(), Accepted)
+    assert said2.host() == ["七号，对吗？"]
+
+
+def test_a_day_read_back_is_public_and_says_the_ballots() -> None:
+    session, deal = table()
+    auto_until(session, deal, "vote.exile", {
+        "wolves.kill": "七号", "witch.save": "救", "seer.check": "一号", "sheriff.run": "没有",
+        "sheriff.order": "警右"})
+    d, _, said = dialogue(session, ["1 2 投 7号，3 投 5号", "对"], read_back="always")
+    assert isinstance(d.answer(), Accepted)
+    assert said.public() == ["一号、二号投七号，三号投五号，对吗？"]
+
+
+def test_undo_takes_back_the_last_answer_and_asks_again_to_the_host_at_night() -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    before = list(session.game.journal)
+    d, _, said = dialogue(session, ["三号"])
+    assert isinstance(d.answer(), Accepted)
+    session.take_lines()
+    snapshot: list[object] = []
+    d2, _, said2 = dialogue(session, ["撤销", lambda: snapshot.append(list(session.game.journal)), "七号"])
+    assert isinstance(d2.answer(), Accepted)
+    assert snapshot == [before]
+    assert said2.public() == []
+    assert said2.host()[0] == "已撤销上一个回答。" and said2.host()[1] == "狼人刀了谁？空刀请说空刀。"
+
+
+def test_silence_asks_again_then_reminds_and_repeat_says_the_last_line() -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    question = [x.text for x in session.judge.prompt_lines(session.game.prompt, session.game.state)]
+    d, ear, said = dialogue(session, [None, None, None, "重复", "七号"], ask_again_s=20, remind_s=8)
+    assert isinstance(d.answer(), Accepted)
+    texts = said.host()
+    assert d.clock.now() == 20 + 8 + 8
+    assert said.public() == []
+    assert texts[1:3] == ["请回答。", "请回答。"]
+    assert texts[0] == question[0] == "狼人刀了谁？空刀请说空刀。"
+    assert texts[3] == texts[0]  # 重复 says the question again (a reminder is not a line worth repeating)
+
+
+def test_pause_holds_answers_and_reminders_until_go_on() -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    d, ear, said = dialogue(session, ["暂停", "七号", "继续", "八号"])
+    assert isinstance(d.answer(), Accepted)
+    assert session.answers[-1] == ("wolves.kill", Seats((8,)))
+    assert said.host() == ["已暂停，说“继续”接着进行。", "继续。"]
+
+
+def test_nothing_heard_is_never_an_answer_and_an_ended_ear_returns_none() -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    n = len(session.answers)
+    d, ear, said = dialogue(session, [])
+    assert d.answer() is None and len(session.answers) == n
+
+
+def test_doubt_is_between_readings_meaning_different_answers() -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    prompt = session.prompt
+    assert prompt is not None
+    pack = load_pack("zh")
+    same = voice(("七号", 100.0), ("七 号", 99.9))
+    other = voice(("七号", 100.0), ("一号", 98.0))
+    far = voice(("七号", 100.0), ("一号", 90.0))
+    unk = voice(("七号 [unk]", 100.0))
+    assert not doubtful(same, prompt, pack, 3.0)
+    assert doubtful(other, prompt, pack, 3.0) and not doubtful(far, prompt, pack, 3.0)
+    assert doubtful(unk, prompt, pack, 3.0)
+    assert irreversible("wolves.kill") and irreversible("vote.exile") and irreversible("badge.pass")
+    assert irreversible("hunter.shoot") and irreversible("wolf_king.take") and irreversible("witch.poison")
+    assert not irreversible("witch.save") and not irreversible("seer.check")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["不对", "重复", "暂停", "继续", None]),
+                          st.tuples(st.integers(1, 12), st.integers(1, 12), st.floats(0, 2.9))),
+                max_size=8))
+def test_a_doubtful_kill_is_never_accepted_without_yes(steps: list[object]) -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    n = len(session.answers)
+    script: list[Step] = []
+    for s in steps:
+        if isinstance(s, tuple):
+            a, b, gap = s
+            script.append(voice((f"{a}号", 100.0), (f"{b if b != a else a % 12 + 1}号", 100.0 - gap)))
+        else:
+            script.append(s)  # type: ignore[arg-type]
+    d, _, said = dialogue(session, script)
+    d.answer()
+    assert len(session.answers) == n, "a doubtful kill was taken without 对"
+    assert said.public() == []
+
+
+def same(answers: list[tuple[str, object]]) -> list[tuple[str, object]]:
+    """Answers compared by meaning: a vote record's order of groups is how it was said, not what."""
+    return [(k, sorted(a.votes) if isinstance(a, Ballots) else a) for k, a in answers]
+
+
+def test_every_wrong_answer_then_undo_leaves_the_journal_as_before() -> None:
+    """A whole game: at each prompt a wrong (legal) answer is given, then 撤销, then the right one."""
+    session, deal = table()
+    rng = random.Random(3)
+    host = AutoHost(deal, random.Random(5), explode_chance=0.0)
+    drills = 0
+    while session.prompt is not None and len(session.answers) < 120:
+        prompt = session.prompt
+        right = host.answer(session.game, prompt)
+        wrong = None
+        for _ in range(20):
+            candidate = host.propose(session.game, prompt)
+            if candidate != right and session.game.refusal(prompt, candidate) is None:
+                trial = Game.replay(session.setup, session.seed, [*session.answers, (prompt.kind, candidate)])
+                if trial.prompt is not None:
+                    wrong = candidate
+                    break
+        session.take_lines()
+        if wrong is None:
+            assert isinstance(session.submit(right), Accepted)
+            continue
+        before, answers = list(session.game.journal), list(session.answers)
+        d, _, said = dialogue(session, [words(wrong)], read_back="always" if rng.random() < 0.3 else "doubt")
+        d.answer()  # accepted, or read back and left waiting (never taken without 对)
+        if len(session.answers) > len(answers):
+            session.take_lines()
+            checks: list[bool] = []
+            d, _, said = dialogue(session, ["撤销", lambda: checks.append(session.game.journal == before),
+                                            words(right), "对"])
+        else:
+            checks = [session.game.journal == before]
+            d, _, said = dialogue(session, ["不对", words(right), "对"], read_back="always")
+        d.answer()
+        assert checks == [True], prompt.kind
+        assert same(session.answers) == same([*answers, (prompt.kind, right)])
+        if session.night:
+            assert said.public() == [], prompt.kind
+        drills += 1
+    assert drills >= 15

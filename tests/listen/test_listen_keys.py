@@ -1,0 +1,137 @@
+"""The silent channel (keypad), typed text, several ears at once, and grammars without a model."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+
+from narrator.engine.answers import Ballots, Pass, Seats, VoteResult, YesNo
+from narrator.engine.prompts import Prompt
+from narrator.hostwords import parse, phrases
+from narrator.listen.base import Heard, QueueEar
+from narrator.listen.first import First
+from narrator.listen.grammar import Grammar, PackError, VocabularyError, load_pack, split_phrase
+from narrator.listen.keypad import KEYPAD_HELP, KeypadEar, keys_to_words
+from narrator.listen.text import TextEar
+
+KILL = Prompt("wolves.kill", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=0)
+SAVE = Prompt("witch.save", frozenset({YesNo}))
+SPEECH = Prompt("speech.end", frozenset({Pass}))
+EXILE = Prompt("vote.exile", frozenset({Ballots, VoteResult}), seats=tuple(range(1, 13)))
+LINK = Prompt("cupid.link", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=2, max_seats=2)
+
+
+@pytest.mark.parametrize(("keys", "prompt", "answer"), [
+    ("7", KILL, Seats((7,))),
+    ("12", KILL, Seats((12,))),
+    ("10", KILL, Seats((10,))),
+    ("0", KILL, Seats(())),
+    ("3.5", LINK, Seats((3, 5))),
+    ("3 5", LINK, Seats((3, 5))),
+    ("*", SAVE, YesNo(True)),
+    ("0", SAVE, YesNo(False)),
+    ("*", SPEECH, Pass()),
+    ("7", EXILE, VoteResult(7)),
+    ("3.5", EXILE, VoteResult(None, (3, 5))),
+    ("0", EXILE, VoteResult(None)),
+    ("1.2.5+7", EXILE, Ballots(((1, 7), (2, 7), (5, 7)))),
+    ("1.2+7.3.4+5", EXILE, Ballots(((1, 7), (2, 7), (3, 5), (4, 5)))),
+])
+def test_the_keypad_map(keys: str, prompt: Prompt, answer: object) -> None:
+    assert parse(keys_to_words(keys, prompt), prompt.accepts) == answer
+
+
+def test_keys_that_mean_nothing_say_nothing() -> None:
+    assert keys_to_words("", KILL) == ""
+    assert keys_to_words("..", KILL) == ""
+    assert keys_to_words("+7", KILL) == ""
+    assert keys_to_words("*", KILL) == "确认"  # a read-back's yes
+
+
+def test_the_map_is_documented_where_the_host_reads_it() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for line in KEYPAD_HELP.splitlines():
+        assert line.strip() in readme
+    from typer.testing import CliRunner
+
+    from narrator.cli.main import app
+
+    out = CliRunner().invoke(app, ["listen", "--help"], env={"COLUMNS": "200"}).output
+    assert "Backspace" in out and "1.2.5+7" in out
+
+
+def test_keypad_keys_become_heard_answers_with_rub_out_undo_repeat_and_pause() -> None:
+    keys = io.BytesIO(b"7\r" + b"35\x7f\x7f2\r" + b"\x7f" + b"/" + b"-" + b"-" + b"0\n")
+    ear = KeypadEar(keys)
+    got = []
+    for _ in range(7):
+        heard = ear.listen(KILL, 12, timeout_s=2)
+        assert heard is not None
+        got.append((heard.text, heard.source))
+    assert [t for t, _ in got] == ["7号", "2号", "撤销", "重复", "暂停", "继续", "没有"]
+    assert {s for _, s in got} == {"keypad"}
+    assert ear.listen(KILL, 12, timeout_s=1) is None and ear.closed.is_set()
+
+
+def test_typed_lines_are_heard_and_the_end_of_input_ends_listening() -> None:
+    ear = TextEar(io.StringIO("七号\n\n 救 \n"))
+    assert ear.listen(KILL, 12, 2) == Heard("七号", source="text")
+    assert ear.listen(SAVE, 12, 2) == Heard("救", source="text")
+    assert ear.listen(SAVE, 12, 2) is None and ear.closed.is_set()
+
+
+class Later(QueueEar):
+    def begin(self, context: object) -> None:
+        super().begin(context)  # type: ignore[arg-type]
+        self.post(Heard("八号", (("八号", 1.0),), "voice", 0.0, 0.1))
+
+
+def test_several_ears_first_answer_wins_and_stale_speech_is_dropped() -> None:
+    keypad = KeypadEar(io.BytesIO(b""), raw_terminal=False)
+    voice = QueueEar()
+    both = First([voice, keypad])
+    voice.post(Heard("三号", (("三号", 1.0),), "voice", 0.0, 0.1))  # heard before the prompt: dropped
+    keypad.key("7")
+    keypad.key("\r")  # typed ahead: kept
+    assert both.listen(KILL, 12, timeout_s=1) == Heard("7号", source="keypad")
+    assert both.listen(KILL, 12, timeout_s=0.2) is None
+    t = time.monotonic()
+    laters = First([Later()])
+    assert laters.listen(KILL, 12, timeout_s=1) == Heard("八号", (("八号", 1.0),), "voice", 0.0, 0.1)
+    assert time.monotonic() - t < 1
+
+
+def test_grammar_offers_only_what_is_legal_now_in_words_the_model_knows() -> None:
+    pack = load_pack("zh")
+    every = phrases([Seats, YesNo, Pass], 12) + pack.control_words() + [w for ws in pack.extra.values() for w in ws]
+    vocabulary = {c for w in every for c in w} | {"没有", "空刀", "[unk]"}  # characters, and two words
+    g = Grammar(load_pack("zh"), vocabulary.__contains__)
+    offered = g.phrases_for(Prompt("seer.check", frozenset({Seats}), seats=(1, 3, 7)), 12)
+    assert "七 号" in offered and "七" in offered and "一 号" in offered and "三 号" in offered
+    assert "二 号" not in offered and "十 二 号" not in offered  # not selectable now
+    assert "撤 销" in offered and "说 错 了" in offered and "空刀" in offered and offered[-1] == "[unk]"
+    assert g.host_words("七 号 [unk]") == "七 号"
+
+
+def test_a_phrase_the_model_cannot_say_is_a_start_up_error_naming_it() -> None:
+    assert split_phrase("七号", {"七号"}.__contains__) == "七号"
+    assert split_phrase("七号", {"七", "号"}.__contains__) == "七 号"
+    assert split_phrase("空刀了", {"空刀", "空", "刀", "了"}.__contains__) == "空刀 了"
+    with pytest.raises(VocabularyError, match="七号.*号"):
+        split_phrase("七号", {"七"}.__contains__)
+    g = Grammar(load_pack("zh"), {"七"}.__contains__)
+    with pytest.raises(VocabularyError):
+        g.check(12)
+
+
+def test_a_broken_pack_is_one_sentence(tmp_path: object) -> None:
+    from pathlib import Path
+
+    bad = Path(str(tmp_path)) / "bad.yaml"
+    bad.write_text("controls: {repeat: [重复]}\n", encoding="utf-8")
+    with pytest.raises(PackError, match="lacks the control words for undo"):
+        load_pack(bad)
