@@ -43,6 +43,7 @@ RULE_SETS: tuple[dict[str, Any], ...] = (
 SILENT_EVENTS = {
     "SpeechEnded": "the next speech prompt calls the next speaker",
     "VoteCalled": "the vote prompt's own line calls the vote",
+    "NightComes": "the next night's 天黑请闭眼 says it (no 今天的白天结束了 before 天黑)",
 }
 """Events the judge deliberately says nothing for, and why."""
 
