@@ -1,74 +1,90 @@
-"""A scenario's narration as sound: the judge's lines through the voice, placed by the mixer.
+"""A scenario's narration as sound: the judge's lines through the voice, timed by the Conductor.
 
-The same pieces serve `narrator render` and the demo: the scenario runner produces lines in order, the
-speaker turns each into audio (from the voice cache where it can), and the mixer lays them over the beds
-with the paces of narrator/data/pacing.yaml. Where the judge would wait for the host, both channels wait
-for each other (SYNC), as the live loop does.
+The same pieces serve `narrator render`, the demo's files and `demo --play`: the scenario runner produces
+lines in order; at each prompt the lines said so far go to the Conductor (narrator/audio/conductor.py),
+which places them on the table and host channels; the judge waits until they have been heard, and a
+scripted host answers a moment later (drawn from its own stream, class `host_answer`). Offline the clock
+is a FakeClock and a Tape writes the WAVs as it goes; live it is the real clock and the Player's streams.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from narrator.audio.pacing import Pacer
-from narrator.audio.render import SYNC, Rendered, RenderItem, render_to_files
+from narrator.audio.conductor import Conductor
+from narrator.audio.mixer import Mixer
+from narrator.audio.pacing import Pacer, sub_seed
+from narrator.audio.render import Rendered, Tape
+from narrator.audio.subtitles import vtt_path_for, write_vtt
+from narrator.clock import Clock, FakeClock
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
 from narrator.judge.script import Script
 from narrator.sim.scenario import Output, Run, Scenario
-from narrator.voice import Speaker
 
 if TYPE_CHECKING:
     from narrator.audio.playback import Player
+    from narrator.voice import Speaker
 
 
-@dataclass
-class Narration:
-    items: list[RenderItem]
-    output: Output
-
-
-def narrate(scenario: Scenario, speaker: Speaker, lang: str = "zh-Hans",
-            on_line: Callable[[Line], None] | None = None) -> Narration:
-    """Run the scenario and voice every line it says (public and host)."""
-    items: list[RenderItem] = []
+def conduct(scenario: Scenario, conductor: Conductor, lang: str = "zh-Hans",
+            on_line: Callable[[Line], None] | None = None) -> Output:
+    """Run the scenario with `conductor` placing its lines; a scripted host answers each prompt once the
+    judge has been heard. Returns the run's output; the caller settles and closes."""
+    pending: list[Line] = []
+    answers = Pacer(sub_seed(conductor.seed, "host.answers"), conductor.table)
 
     def said(line: Line) -> None:
-        items.append((line, speaker.line(line)))
+        pending.append(line)
         if on_line is not None:
             on_line(line)
 
     def waits(kind: str) -> None:
-        items.append(SYNC)
+        conductor.say(pending)
+        pending.clear()
+        conductor.ready()
+        conductor.wait_until(conductor.now_s() + answers.draw("host_answer"))
 
     run = Run(scenario, Judge(Script(lang)), on_line=said, on_wait=waits)
-    return Narration(items, run.execute())
+    output = run.execute()
+    conductor.say(pending)
+    return output
 
 
 def render_scenario(scenario: Scenario, speaker: Speaker, public_path: Path, host_path: Path, *,
-                    lang: str = "zh-Hans", seed: int | None = None,
-                    on_line: Callable[[Line], None] | None = None) -> tuple[Rendered, Output]:
-    """Render a scenario to two WAV files (table and host). Pauses are drawn with `seed` (default: the
-    scenario's own seed), so the same scenario renders to the same audio."""
-    narration = narrate(scenario, speaker, lang, on_line)
-    pacer = Pacer(scenario.seed if seed is None else seed)
-    rendered = render_to_files(narration.items, public_path, host_path, pacer=pacer)
-    return rendered, narration.output
+                    lang: str = "zh-Hans", seed: int | None = None, mixer: Mixer | None = None,
+                    on_line: Callable[[Line], None] | None = None, keep: bool = False,
+                    subtitles: bool = True) -> tuple[Rendered, Output]:
+    """Render a scenario to two WAV files (table and host), and their WebVTT subtitles beside them
+    (game.vtt, game.host.vtt). Pauses are drawn with `seed` (default: the scenario's own seed), so the
+    same scenario renders to the same audio. The files are written as the game goes."""
+    mixer = mixer or Mixer()
+    clock = FakeClock()
+    tape = Tape(mixer, public_path, host_path, keep=keep)
+    conductor = Conductor(mixer, clock, speaker.line, seed=scenario.seed if seed is None else seed, tape=tape)
+    try:
+        output = conduct(scenario, conductor, lang, on_line)
+        conductor.settle()
+    except BaseException:
+        tape.abort()
+        raise
+    rendered = tape.close(conductor.timeline)
+    if subtitles:
+        write_vtt(rendered.timeline, vtt_path_for(public_path), "all")
+        write_vtt(rendered.timeline, vtt_path_for(host_path), "host")
+    return rendered, output
 
 
-def play_items(items: list[RenderItem], player: Player, on_line: Callable[[Line], None] | None = None) -> None:
-    """Play rendered items live: lines are queued on the player's one long-lived stream; at SYNC the
-    judge waits until the room has heard everything, as it does before listening to the host."""
-    for item in items:
-        if item is SYNC:
-            player.wait_drained()
-            continue
-        assert isinstance(item, tuple)
-        line, clip = item[0], item[1]
-        if on_line is not None:
-            on_line(line)
-        player.say(line, clip)
-    player.wait_drained()
+def play_scenario(scenario: Scenario, speaker: Speaker, player: Player, *, lang: str = "zh-Hans",
+                  clock: Clock | None = None, on_line: Callable[[Line], None] | None = None,
+                  on_host: Callable[[Line], None] | None = None) -> Output:
+    """Play a scenario live on a started Player, timed by the same Conductor as the render."""
+    from narrator.clock import SystemClock
+
+    conductor = Conductor(player.mixer, clock or SystemClock(), speaker.line, seed=scenario.seed,
+                          player=player, on_host=on_host)
+    output = conduct(scenario, conductor, lang, on_line)
+    conductor.settle()
+    return output

@@ -12,6 +12,7 @@ import yaml
 
 from narrator.engine.roles import Role, role_named
 from narrator.engine.rules import Rules, Setup, SetupError
+from narrator.zh import to_hans
 
 
 @cache
@@ -47,8 +48,9 @@ def classic_rules() -> dict[str, Any]:
 
 
 def preset_roles(name: str) -> tuple[dict[Role, int], dict[str, Any]]:
-    """A preset's cards and its rule overrides."""
+    """A preset's cards and its rule overrides. The name may be written in either script (12人預女獵白)."""
     d = _data()
+    name = to_hans(str(name).strip())
     if name in d["presets"]:
         entry = d["presets"][name]
         overrides = dict(entry.get("rules", {}))

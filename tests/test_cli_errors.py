@@ -83,6 +83,18 @@ def test_a_wrongly_typed_or_unknown_expectation_is_exit_2_with_what_to_write(sce
     assert says in one_error_line(result)
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    ("preset: 9人预女猎\nseed: abc\n", "seed must look like `seed: 7`, not 'abc'"),
+    ("preset: 9人预女猎\nanswers: 5\n", "answers must look like `answers: [[wolves.kill, 七号]]`, not 5"),
+    ("preset: 9\n", "preset must look like `preset: 12人预女猎白`, not 9"),
+    ("preset: 9人预女猎\nrules: 5\n", "rules must look like `rules: {sheriff: false}`, not 5"),
+])  # fmt: skip
+def test_a_wrongly_typed_set_up_is_exit_2(scenario, text: str, says: str) -> None:  # type: ignore[no-untyped-def]
+    result = run("simulate", str(scenario(text)))
+    assert result.exit_code == 2
+    assert says in one_error_line(result)
+
+
 def test_errors_about_an_answer_name_its_number(scenario) -> None:  # type: ignore[no-untyped-def]
     path = scenario("preset: 9人预女猎\nanswers:\n  - [wolves.kill, 七号]\n  - [witch.safe, 救]\n")
     assert "answer 2: 'witch.safe' is not a prompt kind (did you mean witch.save?)" in one_error_line(

@@ -635,6 +635,18 @@ def test_traditional_words_fold_into_the_lists(word: str) -> None:
     assert any(to_simplified(word) in table for table in LEXICONS.values())
 
 
+@pytest.mark.parametrize("config", ["s2t", "s2tw", "s2hk"])
+def test_every_listed_word_in_traditional_script_folds_back(config: str) -> None:
+    """A host may type any word in 繁體 (standard, Taiwan or Hong Kong forms): OpenCC's conversion of each
+    word of every list is read as that word."""
+    import opencc
+
+    convert = opencc.OpenCC(config).convert
+    for name, table in LEXICONS.items():
+        lost = [w for w in table if to_simplified(convert(w)) not in table]
+        assert not lost, (name, config, lost)
+
+
 def test_aliases_fold_without_clashes() -> None:
     for name, role in ALIASES.items():
         assert lex.ROLE_WORDS[to_simplified(name)] is role

@@ -29,6 +29,7 @@ from narrator.engine.roles import Role
 from narrator.judge.script import LANGS, Script
 from narrator.presets import make_setup
 from narrator.sim.autohost import AutoHost, Deal
+from narrator.zh import to_script
 
 SOURCE = Path(narrator.__file__).parent
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -154,3 +155,34 @@ def test_random_games_refuse_with_codes_said_in_chinese(preset: str) -> None:
 
 WRONG: list[Answer] = [Seats((13,)), Seats((1, 1)), YesNo(True), Pass(), SelfExplode(1), Cards((Role.WITCH,)),
                        TakeCard(None), Ballots(((1, 2), (1, 3))), VoteResult(None, (4,)), Direction("left")]
+
+
+def sample_values(code: str) -> dict[str, object]:
+    """Values for every keyword `refuse(code, ...)` is called with in the source, of the kind it passes."""
+    samples: dict[str, object] = {
+        "seat": 13, "a": 6, "b": 9, "n": 12, "n_heard": 1, "role": Role.WOLF_BEAUTY, "heard": "随便",
+        "wanted": tuple(ANSWER_SLUGS.values()),
+        "readings": (Seats(()), Seats((3, 7)), YesNo(True), Pass(), SelfExplode(4), Cards((Role.WITCH, Role.THIEF)),
+                     TakeCard(None), TakeCard(Role.WEREWOLF), VoteResult(None, ()), VoteResult(None, (2, 5)),
+                     VoteResult(8, ()), Direction("left"), Direction("right"), Ballots(((1, 2),))),
+    }  # fmt: skip
+    names = [k.arg for k in CODES[code].keywords]
+    missing = [k for k in names if k not in samples]
+    assert not missing, f"{code}: add a sample value for {missing}"
+    return {k: samples[k] for k in names if k is not None}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_every_code_is_said_from_prerendered_pieces(code: str, lang: str) -> None:
+    """Each code the engine and the parser can produce (found in the source), filled with values of the
+    kinds it is given, is said in both scripts from pieces `voices build` renders ahead (all but the host's
+    own words), and never spells a type name."""
+    script = Script(lang)
+    values = sample_values(code)
+    line = script.refusal(refuse(code, **values))
+    heard = {to_script(str(values["heard"]), lang)} if "heard" in values else set()  # said back as heard
+    unbuilt = set(line.pieces) - heard - set(script.fixed_pieces())
+    assert not unbuilt, (code, unbuilt)
+    assert not re.search(r"[A-Za-z{}]", line.text), (code, line.text)
+    assert line.to == "host"

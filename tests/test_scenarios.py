@@ -18,7 +18,10 @@ import yaml
 from typer.testing import CliRunner
 
 from narrator.cli.main import app
+from narrator.judge.narrate import Judge
+from narrator.judge.script import Script
 from narrator.sim.scenario import Run, Scenario, ScenarioError
+from narrator.zh import LANGS, to_hant
 
 HERE = Path(__file__).parent
 SCENARIOS = sorted((HERE / "scenarios").glob("*.yaml"))
@@ -28,10 +31,44 @@ NAME = re.compile(r"(\d{3}|[A-J]\d+[a-z]?)_[a-z0-9]+(_[a-z0-9]+)*\.yaml")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
+def in_script(data: Any, lang: str) -> Any:
+    """A scenario as a 繁體 table writes it: the preset, cards and the host's words converted (OpenCC);
+    the expectations stay as written (in 简体), to be matched in the game's script."""
+    if lang == "zh-Hans":
+        return data
+    if isinstance(data, str):
+        return to_hant(data)
+    if isinstance(data, list):
+        return [in_script(x, lang) for x in data]
+    if isinstance(data, dict):
+        return {in_script(k, lang): v if k == "expect" else in_script(v, lang) for k, v in data.items()}
+    return data
+
+
+def simplified_only() -> set[str]:
+    """Characters the 简体 script uses and the 繁體 one never does (请, 号, 闭 …): a 繁體 game saying one
+    has leaked a simplified line."""
+    read = [(HERE.parent / "narrator" / "data" / f"script.{lang}.yaml").read_text(encoding="utf-8") for lang in LANGS]
+    return {ch for ch in set(read[0]) - set(read[1]) if CJK.match(ch)}
+
+
+SIMPLIFIED_ONLY = simplified_only()
+
+
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
-def test_scenario_holds(path: Path) -> None:
-    out = Run(Scenario.load(path)).execute()
-    assert out.code == 0, f"{path.name}: exit {out.code}: {out.message}"
+def test_scenario_holds(path: Path, lang: str) -> None:
+    """Every scenario holds in both scripts: a 繁體 game is set up, answered and checked in 繁體."""
+    data = in_script(yaml.safe_load(path.read_text(encoding="utf-8")), lang)
+    out = Run(Scenario.from_dict(data, name=path.stem), Judge(Script(lang))).execute()
+    assert out.code == 0, f"{path.name} ({lang}): exit {out.code}: {out.message}"
+    if lang == "zh-Hant":
+        leaked = [line.text for line in out.lines if set(line.text) & SIMPLIFIED_ONLY]
+        assert not leaked, f"{path.name}: 简体 said in a 繁體 game: {leaked[:3]}"
+
+
+def test_simplified_only_characters_are_found() -> None:
+    assert {"请", "号", "闭", "谁"} <= SIMPLIFIED_ONLY
 
 
 def test_there_are_enough_scenarios() -> None:

@@ -64,7 +64,8 @@ class MixerConfig:
 class Ticket:
     """What happened to one enqueued group; written by the consumer, read by anyone."""
 
-    __slots__ = ("channel", "done", "end_frame", "enqueued_at", "speech_frame", "start_frame", "started_at")
+    __slots__ = ("channel", "done", "end_frame", "enqueued_at", "speech_end_frame", "speech_frame", "start_frame",
+                 "started_at")
 
     def __init__(self, channel: str) -> None:
         self.channel = channel
@@ -76,6 +77,8 @@ class Ticket:
         """Channel frame index of the group's first sample (cue or speech)."""
         self.speech_frame: int | None = None
         """Channel frame index of the speech clip's first sample."""
+        self.speech_end_frame: int | None = None
+        """Channel frame index just after the speech clip's last sample (the line has been said)."""
         self.end_frame: int | None = None
         """Channel frame index just after the group's pause."""
         self.done = False
@@ -122,17 +125,20 @@ class Mixer:
     # --- producer side ---------------------------------------------------------------------------------
 
     def enqueue(self, clip: np.ndarray, channel: str = "all", pause_after_s: float = 0.0,
-                cue: str | None = None, bed: str | None = None) -> Ticket:
-        """Schedule [bed switch] [cue] clip [pause] on `channel` ("all" or "host") after what is queued.
+                cue: str | None = None, bed: str | None = None, lead_s: float = 0.0) -> Ticket:
+        """Schedule [lead silence] [bed switch] [cue] clip [pause] on `channel` ("all" or "host") after what
+        is queued.
 
         `clip` is mono float32 speech at SAMPLE_RATE (may be empty); `pause_after_s` seconds of silence
         follow it; `cue` is a cue name played before the clip; `bed` ("night", "day", "off") switches the
         public bed when the group starts. A bed switch on the host channel is refused: the bed is public.
+        `lead_s` seconds of silence come first (the group, and its ticket's start, begins after them).
         """
         if channel not in CHANNELS:
             raise ValueError(f"channel must be one of {CHANNELS}, got {channel!r}")
-        if pause_after_s < 0 or not math.isfinite(pause_after_s):
-            raise ValueError(f"pause_after_s must be a finite number of seconds >= 0, got {pause_after_s}")
+        for name, value in (("pause_after_s", pause_after_s), ("lead_s", lead_s)):
+            if value < 0 or not math.isfinite(value):
+                raise ValueError(f"{name} must be a finite number of seconds >= 0, got {value}")
         if bed is not None and (channel != "all" or (bed != "off" and bed not in self._beds)):
             raise ValueError(f"bed {bed!r} on channel {channel!r}: beds are 'night'/'day'/'off', public only")
         if cue is not None and cue not in self._cues:
@@ -141,6 +147,7 @@ class Mixer:
         if samples.ndim != 1:
             raise ValueError(f"clip must be mono (1-D), got shape {samples.shape}")
         ticket = Ticket(channel)
+        lead = [_Item(_SILENCE, ticket, frames=round(lead_s * SAMPLE_RATE))] if lead_s > 0 else []
         items = []
         if bed is not None:
             items.append(_Item(_BED, ticket, name=bed))
@@ -149,12 +156,16 @@ class Mixer:
         items.append(_Item(_SPEECH, ticket, samples))
         items.append(_Item(_SILENCE, ticket, frames=round(pause_after_s * SAMPLE_RATE)))
         items[0].first = items[-1].last = True
-        self._queues[channel].extend(items)  # one atomic extend: the consumer never sees half a group
+        self._queues[channel].extend(lead + items)  # one atomic extend: the consumer never sees half a group
         return ticket
 
-    def enqueue_line(self, line: Line, clip: np.ndarray, pause_after_s: float) -> Ticket:
+    def enqueue_line(self, line: Line, clip: np.ndarray, pause_after_s: float, lead_s: float = 0.0) -> Ticket:
         """enqueue() with the channel, cue and bed a judge Line asks for."""
-        return self.enqueue(clip, line.to, pause_after_s, cue=line.cue, bed=line.bed)
+        return self.enqueue(clip, line.to, pause_after_s, cue=line.cue, bed=line.bed, lead_s=lead_s)
+
+    def cue_frames(self, cue: str | None) -> int:
+        """Frames a cue plays before its line's speech (0 for None)."""
+        return 0 if cue is None else len(self._cues[cue])
 
     def switch_bed(self, bed: str) -> Ticket:
         """Queue a bed change ("night", "day", "off") on the public channel, after what is queued."""
@@ -230,6 +241,8 @@ class Mixer:
             pos += span
             if item.pos >= item.length:
                 queue.popleft()
+                if item.kind == _SPEECH:
+                    item.ticket.speech_end_frame = self._frames[channel] + pos
                 if item.last:
                     item.ticket.end_frame = self._frames[channel] + pos
                     item.ticket.done = True
@@ -238,7 +251,7 @@ class Mixer:
         self._frames[channel] += n
 
     def _speech_next(self, queue: deque[_Item]) -> bool:
-        for i in range(1, min(3, len(queue))):  # a bed marker may sit between this item and the speech
+        for i in range(1, min(4, len(queue))):  # a bed marker may sit between this item and the speech
             kind = queue[i].kind
             if kind != _BED:
                 return kind == _SPEECH and queue[i].length > 0

@@ -10,6 +10,7 @@ distribution and the silence cannot tell the table whether anyone opened their e
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -77,17 +78,52 @@ def _spec(name: str, raw: Any) -> PauseSpec:
     return spec
 
 
-def load_pacing(path: Path | None = None) -> dict[str, PauseSpec]:
-    """Read and validate a pacing table (default: the packaged narrator/data/pacing.yaml)."""
+def _read(path: Path | None) -> Any:
     if path is None:
         text = resources.files("narrator").joinpath("data/pacing.yaml").read_text(encoding="utf-8")
     else:
         text = Path(path).read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
+    return yaml.safe_load(text)
+
+
+def load_pacing(path: Path | None = None) -> dict[str, PauseSpec]:
+    """Read and validate a pacing table (default: the packaged narrator/data/pacing.yaml)."""
+    data = _read(path)
     classes = data.get("classes") if isinstance(data, Mapping) else None
     if not isinstance(classes, Mapping) or not classes:
         raise PacingError("pacing table needs a non-empty 'classes:' mapping")
     return {str(name): _spec(str(name), raw) for name, raw in classes.items()}
+
+
+def load_night1(path: Path | None = None) -> dict[str, str]:
+    """The `night1:` replacements of a pacing table: class → class used instead on night 1."""
+    data = _read(path)
+    classes = load_pacing(path)
+    raw = data.get("night1") or {}
+    if not isinstance(raw, Mapping):
+        raise PacingError("night1: must map a pacing class to the class used instead on night 1")
+    for a, b in raw.items():
+        if str(a) not in classes or str(b) not in classes:
+            raise PacingError(f"night1: {a} → {b}: both must be pacing classes")
+    return {str(a): str(b) for a, b in raw.items()}
+
+
+def load_line_classes(path: Path | None = None) -> dict[str, str]:
+    """The `lines:` section of a pacing table: a line's catalogue key → the class of its hold."""
+    data = _read(path)
+    classes = load_pacing(path)
+    raw = data.get("lines") or {}
+    if not isinstance(raw, Mapping):
+        raise PacingError("lines: must map a line's key (e.g. steps.witch.ask_first) to a pacing class")
+    for key, name in raw.items():
+        if str(name) not in classes:
+            raise PacingError(f"lines: {key} → {name}: {name!r} is not a pacing class")
+    return {str(a): str(b) for a, b in raw.items()}
+
+
+def sub_seed(seed: int, stream: str) -> int:
+    """A seed of its own for one named stream of draws (e.g. "table.night2"), stable across runs."""
+    return int.from_bytes(hashlib.sha256(f"{seed}/{stream}".encode()).digest()[:8], "big")
 
 
 class Pacer:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt
+from narrator.cli.options import Backend, BackendOpt, CacheDir, GameLangOpt, game_lang
 
 if TYPE_CHECKING:
     from narrator.sim.scenario import Output
@@ -33,7 +33,7 @@ def print_line(line: object) -> None:
 def simulate(
     file: Annotated[Path, typer.Argument(help="Scenario file (YAML): set-up, the host's words, expectations.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line: lines said and events.")] = False,
-    lang: LangOpt = Lang.hans,
+    lang: GameLangOpt = None,
 ) -> None:
     """Run a scenario file through the judge.
 
@@ -42,7 +42,8 @@ def simulate(
     """
     from narrator.cli.errors import load_scenario
 
-    _run(load_scenario(file), as_json, lang.value)
+    scenario = load_scenario(file)
+    _run(scenario, as_json, game_lang(lang, scenario.lang).value)
 
 
 def print_game(scenario: object, lang: str) -> Output:
@@ -82,7 +83,7 @@ def _run(scenario: object, as_json: bool, lang: str) -> None:
 
 
 def demo(
-    lang: LangOpt = Lang.hans,
+    lang: GameLangOpt = None,
     out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the demo's audio (table channel; "
                                       "the host's goes next to it with .host).")] = Path("narrator-demo.wav"),
     audio: Annotated[bool, typer.Option(help="Render the narration to audio files.")] = True,
@@ -94,7 +95,8 @@ def demo(
     cache_dir: CacheDir = None,
 ) -> None:
     """Play the built-in demo game (a full 12-player game): the narration is printed, rendered to audio
-    files, and optionally played. Needs no microphone, model or network (edge-tts falls back to espeak-ng)."""
+    files (with WebVTT subtitles beside them), and optionally played. Needs no microphone, model or network
+    (edge-tts falls back to espeak-ng)."""
     import yaml
 
     from narrator.cli.errors import check_device, check_writable
@@ -102,6 +104,7 @@ def demo(
 
     text = resources.files("narrator.data").joinpath("demo.yaml").read_text(encoding="utf-8")
     scenario = Scenario.from_dict(yaml.safe_load(text), name="demo")
+    lang = game_lang(lang, scenario.lang)
     if not audio and play is None:
         _run(scenario, as_json=False, lang=lang.value)
         return
@@ -128,29 +131,29 @@ def _play(scenario: object, speaker: object, lang: str, device: str, host_device
     import sounddevice as sd
 
     from narrator.audio.mixer import Mixer
-    from narrator.audio.pacing import Pacer
     from narrator.audio.playback import OutputConfig, Player
     from narrator.cli.errors import FAILED, device_problem, one_line
-    from narrator.narration import narrate, play_items
+    from narrator.narration import play_scenario
     from narrator.sim.scenario import Scenario
     from narrator.voice import MissingPiece, Speaker, VoiceError
 
     assert isinstance(scenario, Scenario) and isinstance(speaker, Speaker)
-    try:
-        narration = narrate(scenario, speaker, lang)
-    except (MissingPiece, VoiceError) as exc:
-        typer.echo(f"✗ {one_line(str(exc))}", err=True)
-        return FAILED
     public = OutputConfig.parse(None if device == "default" else device)
     host = OutputConfig.parse(host_device) if host_device else None
     try:
-        with Player(Mixer(), public, host, pacer=Pacer(scenario.seed)) as player:
-            # Host lines are printed by the player itself when there is no host output.
-            play_items(narration.items, player, on_line=lambda line: print_line(line) if line.to == "all" else None)
+        with Player(Mixer(), public, host) as player:
+            # Timed by the same Conductor as the render; host lines without an earpiece are printed when
+            # they are due, never ahead of the table.
+            output = play_scenario(scenario, speaker, player, lang=lang,
+                                   on_line=lambda line: print_line(line) if line.to == "all" else None,
+                                   on_host=print_line)
+    except (MissingPiece, VoiceError) as exc:
+        typer.echo(f"✗ {one_line(str(exc))}", err=True)
+        return FAILED
     except (sd.PortAudioError, OSError) as exc:  # the device went away or refused the stream
         typer.echo(f"✗ {device_problem(device, '--play', exc)}", err=True)
         return FAILED
-    return narration.output.code
+    return output.code
 
 
 def presets() -> None:

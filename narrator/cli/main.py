@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from narrator.cli import game_cmds, model_cmd, render_cmd, voices
+from narrator.cli import device_cmds, game_cmds, model_cmd, play_cmds, render_cmd, voices
 
 app = typer.Typer(
     name="narrator",
@@ -17,6 +17,8 @@ game_cmds.register(app)
 voices.register(app)
 render_cmd.register(app)
 model_cmd.register(app)
+play_cmds.register(app)
+device_cmds.register(app)
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -8,7 +8,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from narrator.cli.errors import fail
-from narrator.cli.options import Backend, BackendOpt, CacheDir, Lang, LangOpt, OfflineOpt, RateOpt, VoiceOpt
+from narrator.cli.options import (
+    Backend,
+    BackendOpt,
+    CacheDir,
+    GameLangOpt,
+    Lang,
+    OfflineOpt,
+    RateOpt,
+    VoiceOpt,
+    game_lang,
+)
 
 if TYPE_CHECKING:
     from narrator.sim.scenario import Scenario
@@ -42,7 +52,9 @@ def make_game_speaker(backend: Backend, voice: str | None, rate: str, lang: Lang
 def render_to(scenario: Scenario, speaker: Speaker, out: Path, host_out: Path | None, lang: Lang,
               echo: bool) -> int:
     """Render and report; returns the scenario's exit code. ✓ only when the scenario held: a scenario that
-    fails says ✗ with its reason (the audio up to there is still written, and said to be partial)."""
+    fails says ✗ with its reason (the audio up to there is still written, and said to be partial). The
+    WebVTT subtitles of each channel go beside the WAVs (game.vtt, game.host.vtt)."""
+    from narrator.audio.subtitles import vtt_path_for
     from narrator.cli.errors import FAILED, check_writable, one_line
     from narrator.cli.game_cmds import print_line
     from narrator.narration import render_scenario
@@ -60,7 +72,8 @@ def render_to(scenario: Scenario, speaker: Speaker, out: Path, host_out: Path | 
         typer.echo(f"✗ cannot write {out}: {exc.strerror or exc}", err=True)
         return FAILED
     minutes, seconds = divmod(round(rendered.duration_s), 60)
-    files = f"{out} (table) and {host_out} (host): {minutes}:{seconds:02d}, {len(rendered.timeline)} lines"
+    files = (f"{out} (table) and {host_out} (host): {minutes}:{seconds:02d}, {len(rendered.timeline)} lines; "
+             f"subtitles {vtt_path_for(out)} and {vtt_path_for(host_out)}")
     if output.code:
         typer.echo(f"✗ {one_line(output.message)} (the audio up to there is in {files})", err=True)
     else:
@@ -72,7 +85,7 @@ def render(
     scenario: Annotated[Path, typer.Argument(help="Scenario file (YAML), as for `narrator simulate`.")],
     out: Annotated[Path, typer.Option("-o", "--out", help="The table's audio (WAV).")] = Path("game.wav"),
     host_out: Annotated[Path | None, typer.Option(help="The host's audio (default: OUT with .host).")] = None,
-    lang: LangOpt = Lang.hans,
+    lang: GameLangOpt = None,
     backend: BackendOpt = Backend.edge,
     voice: VoiceOpt = None,
     rate: RateOpt = "+0%",
@@ -80,13 +93,15 @@ def render(
     offline: OfflineOpt = False,
 ) -> None:
     """Render a scenario's full narration to audio: the table's channel and the host's, sample-aligned,
-    through the same mixer as live playback (beds, ducking, cues, pauses)."""
+    through the same mixer and timing as live playback (beds, ducking, cues, holds), with WebVTT subtitles
+    of each channel beside them (OUT with .vtt, and .host.vtt)."""
     from narrator.cli.errors import check_writable, load_scenario
 
     loaded = load_scenario(scenario)
     check_writable(out, host_out or host_path_for(out))
-    speaker = make_game_speaker(backend, voice, rate, lang, cache_dir, offline)
-    raise typer.Exit(render_to(loaded, speaker, out, host_out, lang, echo=False))
+    played = game_lang(lang, loaded.lang)
+    speaker = make_game_speaker(backend, voice, rate, played, cache_dir, offline)
+    raise typer.Exit(render_to(loaded, speaker, out, host_out, played, echo=False))
 
 
 def devices() -> None:

@@ -25,22 +25,19 @@ class Lang(StrEnum):
     hant = "zh-Hant"
 
 
-LANG_ALIASES = {
-    "zh-hans": Lang.hans, "zh-cn": Lang.hans, "zh-sg": Lang.hans, "zh-my": Lang.hans, "hans": Lang.hans,
-    "zh-hant": Lang.hant, "zh-tw": Lang.hant, "zh-hk": Lang.hant, "zh-mo": Lang.hant, "hant": Lang.hant,
-}  # fmt: skip
-"""Every `--lang` spelling (lower case; "_" counts as "-"): the region tags name the script they use."""
 
 
 def parse_lang(value: str | Lang) -> Lang:
     """A `--lang` value: zh-Hans / zh-Hant, or zh-CN / zh-TW (zh-SG, zh-HK, zh-MO), in any case."""
     if isinstance(value, Lang):
         return value
-    found = LANG_ALIASES.get(value.strip().lower().replace("_", "-"))
+    from narrator.zh import lang_named  # every spelling (narrator/zh.py ALIASES), as a scenario's `lang:`
+
+    found = lang_named(value)
     if found is None:
         raise typer.BadParameter(f"{value!r} is not a script: write zh-Hans (简体, also zh-CN) or zh-Hant "
                                  "(繁體, also zh-TW)")  # fmt: skip
-    return found
+    return Lang(found)
 
 
 LangOpt = Annotated[Lang, typer.Option(parser=parse_lang, metavar="zh-Hans|zh-Hant",
@@ -95,6 +92,7 @@ def build(
         console.print(f"✗ {exc}", style="red", markup=False)
         raise typer.Exit(2) from exc
     cache = VoiceCache(default_cache_dir(cache_dir))
+    _check_cache_writable(cache.directory)
     speaker = Speaker(spoken, cache)
     pieces = pieces_to_build(lang.value)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -118,6 +116,19 @@ def build(
     )
     if isinstance(spoken, FallbackVoice) and spoken.using_fallback:
         console.print("Run this again when online to get the edge-tts voice.", markup=False)
+
+
+def _check_cache_writable(directory: Path) -> None:
+    """The cache folder can take files, or exit 2 before anything is rendered."""
+    import tempfile
+
+    from narrator.cli.errors import fail
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError as exc:
+        fail(f"cannot write the voice cache {directory}: {exc.strerror or exc}; choose another with --cache-dir")
 
 
 @app.command("list")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from narrator.zh import to_hans
+
 
 class Camp(StrEnum):
     GOOD = "good"  # 好人阵营
@@ -115,4 +117,5 @@ UNIQUE_CARDS = frozenset(set(Role) - {Role.WEREWOLF, Role.VILLAGER})
 
 def role_named(name: str) -> Role | None:
     """The role a name (any script, slug or alias) stands for, or None."""
-    return ALIASES.get(name.strip())
+    name = name.strip()
+    return ALIASES.get(name) or ALIASES.get(to_hans(name))

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from narrator.zh import to_hans
+
 Gap = Literal["", " ", ","]
 """What stood before a character: nothing, whitespace, or punctuation (or the start of the text)."""
 
@@ -25,17 +27,6 @@ class Char:
     gap: Gap
 
 
-# Traditional -> simplified, only for characters that occur in the words the readers know. A full converter
-# (OpenCC) would be a heavy dependency for ~80 characters; tests check every word list is covered.
-_T2S_PAIRS = (
-    "號号 過过 說说 發发 結结 開开 槍枪 沒没 無无 棄弃 給给 當当 選选 讓让 邊边 從从 換换 張张 兩两 個个 "
-    "對对 確确 認认 護护 衛卫 殺杀 驗验 帶带 擇择 連连 與与 還还 這这 請请 嗎吗 麼么 預预 獵猎 癡痴 盜盗 "
-    "賊贼 長长 樂乐 烏乌 鴉鸦 師师 們们 後后 輪轮 講讲 畢毕 聽听 員员 數数 權权 別别 誰谁 藥药 將将 "
-    "齊齐 體体 準准 須须 錯错 種种 氣气 話话 動动 來来 額额 會会 幫帮 場场 頭头 隻只 麥麦 "
-    "變变 撿捡 歸归 為为 爲为 裏里 裡里 衞卫 説说 著着"
-)
-_T2S = str.maketrans({pair[0]: pair[1] for pair in _T2S_PAIRS.split()})
-
 DIGITS: dict[str, int] = {
     "零": 0, "〇": 0, "一": 1, "幺": 1, "二": 2, "两": 2, "三": 3, "四": 4,
     "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
@@ -44,8 +35,9 @@ _ZH = "零一二三四五六七八九"
 
 
 def to_simplified(text: str) -> str:
-    """Full-width to ASCII, lower case, traditional to simplified: the script every word list is kept in."""
-    return unicodedata.normalize("NFKC", text).lower().translate(_T2S)
+    """Full-width to ASCII, lower case, traditional to simplified (OpenCC): the script every word list is
+    kept in."""
+    return to_hans(unicodedata.normalize("NFKC", text).lower())
 
 
 def clean(text: str) -> tuple[Char, ...]:

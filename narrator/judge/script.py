@@ -16,8 +16,9 @@ from narrator.engine.refusals import Refusal
 from narrator.engine.roles import Role
 from narrator.judge.lines import Line
 from narrator.judge.readings import reading
+from narrator.zh import LANGS as LANGS  # re-exported: the scripts a game can be played in
+from narrator.zh import to_script
 
-LANGS = ("zh-Hans", "zh-Hant")
 _DIGITS = "零一二三四五六七八九"
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -123,7 +124,7 @@ class Script:
 
     def _refusal_value(self, key: str, value: object) -> Any:
         if key == "heard":
-            return str(value)
+            return to_script(str(value), self.lang)  # the host's own words, in the game's script
         if isinstance(value, Role):
             return self.role(value.value)
         if isinstance(value, int) and not isinstance(value, bool):
@@ -185,7 +186,8 @@ class Script:
     def fixed_pieces(self, max_seat: int = 18) -> list[str]:
         """Every piece a game can need that does not depend on the game: for pre-rendering the voice."""
         pieces: set[str] = set()
-        for section in ("steps", "events", "prompts", "timer", "refusals", "terminations", "listening", *SEED_SECTIONS):
+        for section in ("steps", "events", "prompts", "timer", "refusals", "terminations", "listening", "play",
+                        *SEED_SECTIONS):
             for value in self.data[section].values():
                 for raw in _texts(value):
                     pieces.update(p for p in _PLACEHOLDER.split(raw)[::2] if p)

@@ -23,8 +23,9 @@ def prompt_kinds() -> frozenset[str]:
     from narrator.engine.roles import Role
     from narrator.judge.script import Script
 
-    kinds = set(Script("zh-Hans").keys("prompts")) - {"identify"}
-    return frozenset(kinds | {f"{role.value}.identify" for role in Role})
+    kinds = {k.removesuffix(".countdown") for k in Script("zh-Hans").keys("prompts")} - {"identify"}  # vote_call
+    # `rules` is no prompt: a rules question the runner lets the judge answer at any prompt (issue 11, J1).
+    return frozenset(kinds | {f"{role.value}.identify" for role in Role} | {"rules"})
 
 
 def _suggest(word: str, choices: Iterable[str]) -> str:

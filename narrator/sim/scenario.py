@@ -1,6 +1,7 @@
 """Scenario files: a set-up, the host's words in order, and what must have happened.
 
-    preset: 12人预女猎白            # or roles: {狼人: 4, 村民: 4, ...}
+    preset: 12人预女猎白            # or roles: {狼人: 4, 村民: 4, ...}; names in either script
+    lang: zh-Hant                    # the game's script (default zh-Hans); expectations match in either
     rules: {witch_self_save: first_night}
     seats: [狼人, 村民, 预言家, ...]  # the deal, seat 1..N; omitted: a random deal from `seed`
     seed: 7
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,9 +35,12 @@ from narrator.hostwords import NotUnderstood, parse, rules_request
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
 from narrator.judge.rules_talk import rules_lines
+from narrator.judge.script import Script
 from narrator.presets import make_setup
 from narrator.sim.autohost import AutoHost, Deal
+from narrator.sim.checks import check_expectations
 from narrator.sim.expectations import answer_problems, expect_problems
+from narrator.zh import LANGS, holds, lang_named
 
 AUTO_KINDS = ("speech.end", "last_words.end", "thief.cards")
 EXPECT_KEYS = {
@@ -57,6 +61,8 @@ class Scenario:
     answers: list[tuple[str, str, dict[str, Any]]]
     expect: dict[str, Any]
     name: str = ""
+    lang: str | None = None
+    """The game's script from the file's `lang:` (None: not said; the runner then plays zh-Hans)."""
 
     @classmethod
     def load(cls, path: Path) -> Scenario:
@@ -70,9 +76,15 @@ class Scenario:
     def from_dict(cls, data: Any, name: str = "") -> Scenario:
         if not isinstance(data, dict):
             raise ScenarioError("a scenario is a mapping with preset/roles, answers and expect")
-        unknown = set(data) - {"preset", "roles", "rules", "seats", "seed", "answers", "expect", "title", "notes"}
+        keys = {"preset", "roles", "rules", "seats", "seed", "answers", "expect", "title", "notes", "lang"}
+        unknown = set(data) - keys
         if unknown:
             raise ScenarioError(f"unknown scenario keys: {', '.join(sorted(unknown))}")
+        for key, kind, example in (("preset", str, "12人预女猎白"), ("rules", dict, "{sheriff: false}"),
+                                   ("seed", int, "7"), ("answers", list, "[[wolves.kill, 七号]]")):
+            value = data.get(key)
+            if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+                raise ScenarioError(f"{key} must look like `{key}: {example}`, not {value!r}")
         try:
             setup = make_setup(data.get("preset"), data.get("roles"), data.get("rules"))
         except SetupError as exc:
@@ -94,7 +106,12 @@ class Scenario:
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             raise ScenarioError(problems[0] + more)
-        return cls(setup, deal, seed, answers, expect, name)
+        lang = None
+        if data.get("lang") is not None:
+            lang = lang_named(str(data["lang"]))
+            if lang is None:
+                raise ScenarioError(f"lang: {data['lang']!r} is not a script; choose one of {', '.join(LANGS)}")
+        return cls(setup, deal, seed, answers, expect, name, lang)
 
 
 def _deal(setup: Setup, seats: Any, seed: int) -> Deal:
@@ -126,7 +143,8 @@ class Output:
 @dataclass
 class Run:
     scenario: Scenario
-    judge: Judge = field(default_factory=Judge)
+    judge: Judge | None = None
+    """The judge, in the game's script; None: one speaking the scenario's `lang` (else zh-Hans)."""
     on_line: Callable[[Line], None] | None = None
     on_record: Callable[[dict[str, Any]], None] | None = None
     on_wait: Callable[[str], None] | None = None
@@ -137,6 +155,20 @@ class Run:
     out: Output = field(default_factory=Output)
     answer_no: int = 0
     """The number (from 1, in the file) of the answer being handled: errors about an answer name it."""
+
+    def __post_init__(self) -> None:
+        if self.judge is None:
+            self.judge = Judge(Script(self.scenario.lang or "zh-Hans"))
+
+    @property
+    def said_by(self) -> Judge:
+        assert self.judge is not None
+        return self.judge
+
+    @property
+    def lang(self) -> str:
+        """The game's script: the judge's."""
+        return self.said_by.script.lang
 
     def emit_line(self, line: Line) -> None:
         if not line.text:
@@ -156,11 +188,11 @@ class Run:
     def refused(self, kind: str, words: str, refusal: Refusal, wanted: object, understood: bool) -> Output | None:
         """The judge tells the host why `words` were not taken; a failure unless the scenario expected it
         (`wanted`: the refusal's code, or part of its line in the game's script)."""
-        line = self.judge.script.refusal(refusal)
+        line = self.said_by.script.refusal(refusal)
         if wanted is None:
             how = "was refused" if understood else "cannot be understood"
             return self.fail(2, f"answer {self.answer_no} ({kind}): {words!r} {how} ({refusal.code}): {line.text}")
-        if str(wanted) != refusal.code and str(wanted) not in line.text:
+        if str(wanted) != refusal.code and not holds(line.text, str(wanted), self.lang):
             return self.fail(1, f"answer {self.answer_no} ({kind}): refused for {line.text!r} ({refusal.code}), "
                              f"expected {wanted!r}")
         self.emit_line(line)
@@ -179,14 +211,14 @@ class Run:
         while True:
             for event in game.journal[seen:]:
                 shadow.apply(event)
-                for line in self.judge.event_lines(event, shadow):
+                for line in self.said_by.event_lines(event, shadow):
                     self.emit_line(line)
                 self.record(event_record(event))
             seen = len(game.journal)
             prompt = game.prompt
             if prompt is None:
                 break
-            for line in self.judge.prompt_lines(prompt, shadow):
+            for line in self.said_by.prompt_lines(prompt, shadow):
                 self.emit_line(line)
             if self.on_wait:
                 self.on_wait(prompt.kind)
@@ -249,7 +281,7 @@ class Run:
         if topic is None:
             return self.fail(2, f"rules: {words!r} is not a rules request (say 规则 …)")
         night = shadow.night > shadow.day
-        for line in rules_lines(self.scenario.setup, topic, self.judge.script.lang, night=night):
+        for line in rules_lines(self.scenario.setup, topic, self.lang, night=night):
             self.emit_line(line)
         return None
 
@@ -273,59 +305,10 @@ class Run:
         return self.out
 
     def check(self, game: Game) -> Output:
-        problems = list(check_expectations(self.scenario.expect, game, self.out.lines))
+        problems = list(check_expectations(self.scenario.expect, game, self.out.lines, self.lang))
         if problems:
             return self.fail(1, "; ".join(problems))
         return self.out
-
-
-def check_expectations(expect: dict[str, Any], game: Game, lines: list[Line]) -> Iterator[str]:
-    s = game.state
-    if "winner" in expect:
-        got = s.winner.value if s.winner else None
-        if got != expect["winner"]:
-            yield f"winner: expected {expect['winner']}, got {got}"
-    if "deaths" in expect:
-        by_when: dict[str, list[int]] = {}
-        for seat, (_, when) in s.deaths.items():
-            by_when.setdefault(str(when), []).append(seat)
-        for when, seats in (expect["deaths"] or {}).items():
-            got_seats = sorted(by_when.get(str(when), []))
-            if got_seats != sorted(seats or []):
-                yield f"deaths {when}: expected {sorted(seats or [])}, got {got_seats}"
-    if "steps" in expect:
-        called: dict[str, list[str]] = {}
-        for event in game.journal:
-            if isinstance(event, ev.StepOpened):
-                called.setdefault(f"night{event.night}", []).append(event.step)
-        for when, steps in (expect["steps"] or {}).items():
-            if called.get(str(when), []) != list(steps or []):
-                yield f"steps {when}: expected {list(steps or [])}, got {called.get(str(when), [])}"
-    if "alive" in expect and sorted(s.alive) != sorted(expect["alive"]):
-        yield f"alive: expected {sorted(expect['alive'])}, got {sorted(s.alive)}"
-    if "sheriff" in expect and s.sheriff != expect["sheriff"]:
-        yield f"sheriff: expected {expect['sheriff']}, got {s.sheriff}"
-    public = [x.text for x in lines if x.to == "all"]
-    private = [x.text for x in lines if x.to == "host"]
-    for text in expect.get("says") or []:
-        if not any(text in t for t in public):
-            yield f"the judge never said {text!r} to the table"
-    at = 0
-    for text in expect.get("says_in_order") or []:
-        found = next((i for i in range(at, len(public)) if text in public[i]), None)
-        if found is None:
-            yield f"the judge did not say {text!r} after the lines before it in says_in_order"
-            break
-        at = found + 1
-    for text in expect.get("never_says") or []:
-        if any(text in t for t in public):
-            yield f"the judge said {text!r} to the table"
-    for text in expect.get("lines_to_host") or []:
-        if not any(text in t for t in private):
-            yield f"the host never heard {text!r}"
-    for text in expect.get("never_to_host") or []:
-        if any(text in t for t in private):
-            yield f"the host heard {text!r}"
 
 
 def event_record(event: ev.Event) -> dict[str, Any]:

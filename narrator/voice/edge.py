@@ -30,6 +30,9 @@ class EdgeVoice:
     ) -> None:  # fmt: skip
         if not _EDGE_NAME.match(voice):
             raise ValueError(f"{voice!r} is not an edge-tts voice name (like {DEFAULT_EDGE_VOICE!r})")
+        if not (voice.startswith("zh-") or "(zh-" in voice):
+            raise ValueError(f"edge-tts voice {voice!r} does not speak Chinese; choose a zh-CN, zh-TW or zh-HK "
+                             f"voice (like {DEFAULT_EDGE_VOICE!r}; `narrator voices list` suggests some)")
         self.settings = VoiceSettings("edge", voice, rate, pitch, volume, engine=f"edge-tts={_edge_version()}")
         self.proxy = proxy
         """An HTTP proxy URL for the connection, or None (edge-tts then also honours HTTPS_PROXY)."""

@@ -7,7 +7,9 @@ import subprocess
 import tempfile
 import time
 import wave
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -148,3 +150,32 @@ class MonitorRecorder:
         self._file.close()
         assert len(data), f"parec recorded nothing from {self.source}: {err.decode(errors='replace')}"
         return data
+
+
+@dataclass(frozen=True)
+class Mixed:
+    """A fixed list of lines through one mixer, offline: samples and where each line landed."""
+
+    public: np.ndarray
+    host: np.ndarray
+    timeline: list[Any]
+
+
+@dataclass(frozen=True)
+class MixedLine:
+    line: Any
+    start_s: float
+    speech_s: float
+    end_s: float
+
+
+def mix_offline(items: list[tuple[Any, np.ndarray, float]], mixer: Any, tail_s: float = 0.0) -> Mixed:
+    """Queue (line, clip, pause_s) items on `mixer` back to back, per channel, and pull them all through a
+    Tape (narrator.audio.render) kept in memory. No timing rules: the mixer alone."""
+    from narrator.audio.render import Tape
+
+    tape = Tape(mixer, keep=True)
+    tickets = [(line, mixer.enqueue_line(line, clip, pause)) for line, clip, pause in items]
+    rendered = tape.close(tail_s=tail_s)
+    timeline = [MixedLine(line, t.start_frame / SR, t.speech_frame / SR, t.end_frame / SR) for line, t in tickets]
+    return Mixed(rendered.public, rendered.host, timeline)

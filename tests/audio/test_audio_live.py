@@ -15,12 +15,14 @@ import pytest
 from audio_testkit import (
     HOST_TONE_HZ,
     SR,
+    Mixed,
     MonitorRecorder,
     align,
     band_levels,
     espeak,
     fit_gains,
     host_tone,
+    mix_offline,
     rms_db,
     tone_level,
 )
@@ -28,7 +30,6 @@ from audio_testkit import (
 from narrator.audio.beds import builtin_sounds
 from narrator.audio.mixer import Mixer, MixerConfig
 from narrator.audio.playback import OutputConfig, Player
-from narrator.audio.render import Rendered, render
 from narrator.judge.lines import Line
 
 pytestmark = pytest.mark.slow
@@ -73,10 +74,10 @@ def play_and_record(items: list[tuple[Line, np.ndarray, float]], host_out: bool)
     pytest.fail(f"{underflows} output underflows on each of 3 takes: the machine is too busy to play audio")
 
 
-def expected(items: list[tuple[Line, np.ndarray, float]], **config: float) -> Rendered:
+def expected(items: list[tuple[Line, np.ndarray, float]], **config: float) -> Mixed:
     """What the room should hear: the same items through a fresh mixer, no fade tail."""
     cfg = MixerConfig(**{**CONFIG.__dict__, **config})
-    return render([it for it in items if it[0].to == "all"], mixer=Mixer(builtin_sounds(), cfg), tail_s=0.0)
+    return mix_offline([it for it in items if it[0].to == "all"], Mixer(builtin_sounds(), cfg), tail_s=0.0)
 
 
 def test_a_night_through_pulseaudio(pulse: object, night: list[tuple[Line, np.ndarray, float]]) -> None:

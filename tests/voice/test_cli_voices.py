@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner, Result
-from voice_testkit import Unplugged, game_lines, running_edge_server, unplug
+from voice_testkit import Counting, Unplugged, game_lines, running_edge_server, unplug
 
 from narrator.cli.main import app
 from narrator.judge.script import LANGS, Script
@@ -164,8 +164,11 @@ def test_empty_cache_list_and_bad_settings(tmp_path: Path) -> None:
 def test_build_fails_when_the_cache_cannot_be_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("narrator.voice.bootstrap.pieces_to_build", lambda lang: ["七号", "八号"])
     (tmp_path / "voice").write_text("a file where the cache should be")
+    said = Counting(EspeakVoice())
+    monkeypatch.setattr("narrator.voice.make_voice", lambda *a, **k: said)
     result = build(tmp_path, "--backend", "espeak")
-    assert result.exit_code == 1 and "2 pieces could not be saved" in result.output
+    assert result.exit_code == 2 and f"cannot write the voice cache {tmp_path / 'voice'}" in result.output
+    assert said.calls == [], "found before anything is rendered"
 
 
 def test_the_cli_imports_no_audio_or_network_code_until_a_command_runs() -> None:

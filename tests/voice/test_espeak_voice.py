@@ -86,3 +86,9 @@ def test_pieces_made_with_another_voice_or_release_are_made_again(tmp_path: Path
     Speaker(voice, cache).line("七号")
     assert voice.calls == ["七号"] and cache.has(current, "七号")
     assert cache.path(current, "七号").stem == _hash(current, "七号")
+
+
+def test_an_edge_voice_that_does_not_speak_chinese_is_refused() -> None:
+    with pytest.raises(ValueError, match="does not speak Chinese"):
+        EdgeVoice("en-US-GuyNeural")
+    assert EdgeVoice("zh-TW-HsiaoChenNeural").settings.voice == "zh-TW-HsiaoChenNeural"

@@ -1,0 +1,260 @@
+"""The judge's timing core: where every line goes on the table and host channels, offline and live.
+
+One Conductor places the judge's lines on the one Mixer, by these rules (all times on the Clock port):
+
+- A **table** line ("all") starts when it is said, but never before the previous table line's *hold* is
+  over. The hold is the pause after a table line, drawn from its pacing class (narrator/data/pacing.yaml)
+  out of the table's own seeded stream: one stream per night and one per day, so a night's table shape —
+  its lines and the holds between them — depends only on the preset, the rules and the night number
+  (`night1:` classes on night 1). The table never waits for host audio.
+- A **host** line starts when it is said, once the host channel is free, and never before the table line
+  that precedes it in the judge's order has finished (a host line cannot run ahead of the table). Host
+  pauses are drawn from the host's own stream.
+- `ready()` waits until both channels have said everything (the host heard his question, the table heard
+  its line); the host's answer comes after it. At night the table's hold runs on meanwhile, so a quick
+  answer, a slow one (within the hold) and a dead role's step all sound the same: a step closes no
+  earlier than its drawn hold.
+
+Offline (`narrator render`, the demo's files) the clock is a FakeClock and a Tape pulls the mixer up to
+the clock as it moves, writing the WAVs as it goes. Live (`narrator play`, `demo --play`) the clock is
+the SystemClock and the Player's streams pull the mixer; host lines without an earpiece go to `on_host`
+at the moment they would have started (`on_host`); with no speaker at all (mixer None) table lines go to
+`on_table` the same way, timed exactly as if they were played.
+
+API for the live loop (see also narrator/audio/timer.py for the day speech timer):
+
+    conductor = Conductor(mixer, clock, voice=speaker.line, seed=seed, player=player)
+    conductor.say(session.take_lines())   # place lines; returns their Placed records
+    conductor.ready()                     # wait until everything said has been heard; the host may answer
+    conductor.hold_remaining_s()          # s until the table may hear its next line (the step's hold)
+    conductor.hold()                      # wait that long (the vote call's `countdown` hold: hands up)
+    conductor.settle()                    # wait until both channels are silent (game over, pause)
+    conductor.timeline                    # every Placed line so far (subtitles: narrator/audio/subtitles.py)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from narrator.audio import SAMPLE_RATE
+from narrator.audio.pacing import Pacer, PauseSpec, load_line_classes, load_night1, load_pacing, sub_seed
+
+if TYPE_CHECKING:
+    from narrator.audio.mixer import Mixer, Ticket
+    from narrator.audio.playback import Player
+    from narrator.audio.render import Tape
+    from narrator.clock import Clock
+    from narrator.judge.lines import Line
+
+SR = SAMPLE_RATE
+_POLL_S = 0.01
+_LATE_S = 3.0
+"""s. Live: how long past its planned end a wait still waits for the device to report a line played."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """Where one line went: times in seconds from the conductor's start, on its channel."""
+
+    line: Line
+    start_s: float
+    """s. The line's first sample (its cue, if it has one, else its speech)."""
+    speech_s: float
+    """s. The speech's first sample."""
+    said_s: float
+    """s. Just after the speech's last sample."""
+    end_s: float
+    """s. End of the pause (hold) after it."""
+    phase: str
+    """"pregame", "night3", "day2", …: which table stream the hold was drawn from."""
+
+
+def _f(seconds: float) -> int:
+    return round(seconds * SR)
+
+
+class Conductor:
+    """Places lines; see the module docstring. Not thread-safe: one judge thread drives it."""
+
+    def __init__(self, mixer: Mixer | None, clock: Clock, voice: Callable[[Line], np.ndarray], *, seed: int = 0,
+                 pacing: Mapping[str, PauseSpec] | None = None, night1: Mapping[str, str] | None = None,
+                 line_classes: Mapping[str, str] | None = None,
+                 tape: Tape | None = None, player: Player | None = None,
+                 on_host: Callable[[Line], None] | None = None,
+                 on_table: Callable[[Line], None] | None = None) -> None:
+        self.mixer, self.clock, self.voice, self.seed = mixer, clock, voice, seed
+        self.table = load_pacing() if pacing is None else dict(pacing)
+        self.night1 = (load_night1() if pacing is None else {}) if night1 is None else dict(night1)
+        self.line_classes = (load_line_classes() if pacing is None else {}) if line_classes is None \
+            else dict(line_classes)
+        self.tape, self.player, self.on_host, self.on_table = tape, player, on_host, on_table
+        self.table_audio = mixer is not None
+        """False: no speaker at all (`--table-device none`); table lines go to on_table when due."""
+        self.host_audio = mixer is not None and (player.has_host_output if player is not None else True)
+        """False: no earpiece; host lines go to on_host when due, nothing of them is queued."""
+        self.host_pacer = Pacer(sub_seed(seed, "host"), self.table)
+        self.phase, self.nights, self.days = "pregame", 0, 0
+        self._table_pacer = Pacer(sub_seed(seed, "table.pregame"), self.table)
+        self._t0 = clock.now()
+        self._end = {"all": 0, "host": 0}  # frame where the channel's queue ends (holds included)
+        self._said = {"all": 0, "host": 0}  # frame where the channel's last line's speech ends
+        self._tickets: dict[str, Ticket | None] = {"all": None, "host": None}
+        self._unprinted: list[Placed] = []
+        self._cues: dict[str, int] | None = None
+        self._opened = False  # a step has opened and its first question's hold is still to come
+        self.timeline: list[Placed] = []
+
+    # --- time -------------------------------------------------------------------------------------------
+
+    def now_s(self) -> float:
+        """s since the conductor started (the channels' time)."""
+        return self.clock.now() - self._t0
+
+    def _now(self) -> int:
+        return _f(self.now_s())
+
+    def wait_until(self, t_s: float) -> None:
+        """Sleep until `t_s` (conductor seconds), keeping the tape and the host console up to date."""
+        while True:
+            self.pump()
+            now = self.now_s()
+            left = t_s - now
+            if left <= 0:
+                return
+            if self._unprinted:  # wake up when the next host line is due on the console
+                left = min(left, max(_POLL_S / 10, min(p.start_s for p in self._unprinted) - now))
+            self.clock.sleep(left if self.player is None else min(left, _POLL_S))
+
+    def pump(self) -> None:
+        """Bring the offline tape up to now and hand due host lines to on_host (no host earpiece)."""
+        if self.tape is not None:
+            self.tape.run_to(self._now())
+        if self._unprinted:
+            now = self.now_s()
+            due = [p for p in self._unprinted if p.start_s <= now]
+            for p in due:
+                self._unprinted.remove(p)
+                handler = self.on_table if p.line.to == "all" else self.on_host
+                if handler is not None:
+                    handler(p.line)
+
+    # --- placing lines ----------------------------------------------------------------------------------
+
+    def say(self, lines: Iterable[Line]) -> list[Placed]:
+        """Place `lines` in the judge's order (public and host mixed) and return at once."""
+        placed = [self._place(line) for line in lines if line.text]
+        self.pump()
+        return placed
+
+    def _place(self, line: Line) -> Placed:
+        ch = "all" if line.to == "all" else "host"
+        if ch == "all" and line.bed in ("night", "day"):
+            self._begin_phase(line.bed)
+        clip = np.asarray(self.voice(line), dtype=np.float32)
+        now = self._now()
+        if ch == "all":
+            start = max(now, self._end["all"])
+            hold = self._table_pacer.draw(self._class(line))
+        else:
+            start = max(now, self._end["host"], self._said["all"])
+            hold = self.host_pacer.draw(line.pause)
+        audible = self.host_audio if ch == "host" else self.table_audio
+        cue = self._cue_frames(line.cue)
+        speech = start + cue
+        said = speech + len(clip)
+        end = said + _f(hold)
+        if audible and self.mixer is not None:
+            lead = start - max(now, self._end[ch])
+            self._tickets[ch] = self.mixer.enqueue_line(line, clip, (end - said) / SR, lead_s=lead / SR)
+        self._end[ch], self._said[ch] = end, said
+        p = Placed(line, start / SR, speech / SR, said / SR, end / SR, self.phase)
+        self.timeline.append(p)
+        if not audible:
+            self._unprinted.append(p)
+        return p
+
+    def _cue_frames(self, cue: str | None) -> int:
+        if self.mixer is not None or cue is None:
+            return self.mixer.cue_frames(cue) if self.mixer is not None else 0
+        if self._cues is None:  # no speaker: time the cue as the default sounds would play it
+            from narrator.audio.beds import CUE_NAMES, load_sounds
+
+            sounds = load_sounds()
+            self._cues = {name: len(sounds[name]) for name in CUE_NAMES}
+        return self._cues[cue]
+
+    def _class(self, line: Line) -> str:
+        """The pacing class of a table line's hold: pacing.yaml's `lines:` by key, else the line's own
+        `pause`; on night 1 the first hold after a step opens (an `eyes_open` line) of a class in
+        `night1:` is drawn from its replacement (the host also identifies who opened their eyes)."""
+        name = self.line_classes.get(line.key, line.pause)
+        if name == "eyes_open":
+            self._opened = True
+        elif self._opened:
+            self._opened = False
+            if self.phase == "night1":
+                return self.night1.get(name, name)
+        return name
+
+    def _begin_phase(self, bed: str) -> None:
+        if bed == "night":
+            self.nights += 1
+            self.phase = f"night{self.nights}"
+        else:
+            self.days += 1
+            self.phase = f"day{self.days}"
+        self._table_pacer = Pacer(sub_seed(self.seed, "table." + self.phase), self.table)
+
+    def resume_at(self, phase: str) -> None:
+        """Continue a resumed game's counting of nights and days (phase "night2", "day3", …)."""
+        kind, n = phase.rstrip("0123456789"), int(phase[len(phase.rstrip("0123456789")):] or 0)
+        if kind not in ("night", "day") or n < 1:
+            raise ValueError(f"phase must be like night2 or day3, got {phase!r}")
+        self.nights, self.days = (n - 1, n - 1) if kind == "night" else (n, n - 1)
+        self._begin_phase(kind)
+
+    # --- waiting ----------------------------------------------------------------------------------------
+
+    def said_s(self) -> float:
+        """s when everything said so far will have been heard (both channels' last speech ends)."""
+        return max(self._said.values()) / SR
+
+    def ready(self) -> float:
+        """Wait until the table and the host have heard every line said so far; returns the time (s).
+        The table's hold after its last line goes on: it only delays the next table line."""
+        self.wait_until(self.said_s())
+        self._wait_played()
+        return self.now_s()
+
+    def hold_remaining_s(self) -> float:
+        """s until the table's next line may start (what is left of the current hold)."""
+        return max(0.0, self._end["all"] / SR - self.now_s())
+
+    def hold(self) -> float:
+        """Wait until the table's current hold is over (e.g. the hands stay up for the vote's `countdown`
+        hold before the host reads the result); returns the time (s)."""
+        self.wait_until(self._end["all"] / SR)
+        return self.now_s()
+
+    def settle(self) -> float:
+        """Wait until both channels are silent, holds included; returns the time (s)."""
+        self.wait_until(max(self._end.values()) / SR)
+        self._wait_played()
+        return self.now_s()
+
+    def _wait_played(self) -> None:
+        """Live: the device may lag the clock; also wait until the mixer has played the last lines."""
+        if self.player is None:
+            return
+        deadline = self.clock.now() + _LATE_S
+        while self.clock.now() < deadline:
+            self.player.check()
+            if all(t is None or t.speech_end_frame is not None for t in self._tickets.values()):
+                break
+            self.clock.sleep(_POLL_S)
+        self.clock.sleep(self.player.output_latency_s)
+        self.pump()

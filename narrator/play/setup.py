@@ -1,0 +1,103 @@
+"""`narrator setup`: prepare a device in one command, safe to run again — the speech model (the ear's
+installer), the voice cache, the table/host/mic devices (each output gets a test tone, the microphone a
+level meter), and the TOML config (narrator.play.config). Every step can be given by flags, so it runs
+without questions (`--yes`)."""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import numpy as np
+
+from narrator.audio import SAMPLE_RATE
+
+Echo = Callable[[str], None]
+
+
+def tone(seconds: float = 0.8, hz: float = 880.0, level: float = 0.3) -> np.ndarray:
+    """A soft sine with 20 ms fades: the test tone."""
+    t = np.arange(int(seconds * SAMPLE_RATE), dtype=np.float32) / SAMPLE_RATE
+    clip = (level * np.sin(2 * math.pi * hz * t)).astype(np.float32)
+    fade = min(len(clip) // 2, int(0.02 * SAMPLE_RATE))
+    ramp = np.linspace(0.0, 1.0, fade, dtype=np.float32)
+    clip[:fade] *= ramp
+    clip[len(clip) - fade:] *= ramp[::-1]
+    return clip
+
+
+def play_tone(spec: str) -> None:
+    """Play the test tone on the output `spec` through the game's own player; raises on a bad device."""
+    from narrator.audio.mixer import Mixer
+    from narrator.audio.playback import OutputConfig, Player
+
+    mixer = Mixer()
+    with Player(mixer, OutputConfig.parse(None if spec == "default" else spec)) as player:
+        mixer.enqueue(tone(), "all", 0.2)
+        player.wait_drained(timeout_s=10)
+
+
+@contextmanager
+def _pulse_source(name: str | None) -> Iterator[None]:
+    if name is None:
+        yield
+        return
+    old = os.environ.get("PULSE_SOURCE")
+    os.environ["PULSE_SOURCE"] = name
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("PULSE_SOURCE", None)
+        else:
+            os.environ["PULSE_SOURCE"] = old
+
+
+def mic_levels(spec: str, seconds: float = 3.0, block_s: float = 0.1) -> list[float]:
+    """The microphone's loudness (dBFS) every `block_s` for `seconds`."""
+    import sounddevice as sd
+
+    device: int | str | None
+    source = None
+    if spec.startswith("pulse:"):
+        device, source = "pulse", spec.removeprefix("pulse:") or None
+    elif spec.isdigit():
+        device = int(spec)
+    else:
+        device = None if spec == "default" else spec
+    rate = 16_000
+    with _pulse_source(source):
+        audio = sd.rec(int(seconds * rate), samplerate=rate, channels=1, dtype="float32", device=device)
+        sd.wait()
+    block = int(block_s * rate)
+    x = audio[:, 0]
+    out = []
+    for i in range(0, len(x) - block + 1, block):
+        rms = float(np.sqrt(np.mean(x[i:i + block] ** 2)))
+        out.append(20 * math.log10(max(rms, 1e-6)))
+    return out
+
+
+def meter(levels: list[float]) -> str:
+    """A one-line level meter: ▁▂▃▄▅▆▇█ from -60 to 0 dBFS."""
+    bars = "▁▂▃▄▅▆▇█"
+    return "".join(bars[min(7, max(0, int((db + 60) / 60 * 8)))] for db in levels)
+
+
+def install_model(echo: Echo, from_zip: str | None) -> bool:
+    """The ear's installer; True when a model is there afterwards."""
+    from narrator.listen import models
+    if models.find_model(models.MODEL_NAME) is not None and from_zip is None:
+        echo(f"✓ speech model {models.MODEL_NAME} already installed")
+        return True
+    from pathlib import Path
+
+    try:
+        folder = models.install(models.user_models_dir(), from_zip=Path(from_zip) if from_zip else None)
+    except models.InstallError as exc:
+        echo(f"✗ speech model: {exc} (run `narrator model install --from-zip FILE` with a zip you have)")
+        return False
+    echo(f"✓ speech model installed in {folder}")
+    return True

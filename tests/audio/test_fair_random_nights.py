@@ -1,0 +1,76 @@
+"""Property: in random games of one preset, every night sounds the same at the table.
+
+Random deals and random legal answers (the AutoHost) through the Session, timed by the Conductor on a
+FakeClock with the same pacing seed, the host answering after a random 0.2–4 s: whatever happened and
+whoever was alive, night n's table lines start at the same moments after 天黑请闭眼 in every game that
+reached its dawn.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from narrator.audio import SAMPLE_RATE
+from narrator.audio.conductor import Conductor
+from narrator.clock import FakeClock
+from narrator.judge.lines import Line
+from narrator.presets import make_setup
+from narrator.session import Session
+from narrator.sim.autohost import AutoHost, Deal
+
+PRESETS = ["12人预女猎白", "12人白狼王守卫", "经典12人", "9人预女猎"]
+GAMES = 12
+
+
+def voice(line: Line) -> np.ndarray:
+    """Speech-like length (0.2 s per character), silent: only the timing is under test."""
+    return np.zeros(round(0.2 * SAMPLE_RATE * len(line.text)), np.float32)
+
+
+def nights_of(preset: str, game_seed: int) -> dict[int, list[tuple[float, str]]]:
+    setup = make_setup(preset)
+    rng = random.Random(game_seed)
+    session = Session(setup, game_seed)
+    host = AutoHost(Deal.shuffle(setup, rng), rng)
+    c = Conductor(None, FakeClock(), voice, seed=2024)  # the same pacing seed for every game
+    for _ in range(3000):
+        c.say(session.take_lines())
+        if session.over:
+            break
+        prompt = session.prompt
+        assert prompt is not None
+        c.ready()
+        c.wait_until(c.now_s() + rng.uniform(0.2, 4.0))  # the host looks, thinks, answers
+        result = session.submit(host.answer(session.game, prompt))
+        assert not hasattr(result, "refusal"), result
+    c.settle()
+    nights: dict[int, list[tuple[float, str]]] = {}
+    for p in c.timeline:
+        if p.line.to == "all" and p.phase.startswith("night"):
+            nights.setdefault(int(p.phase[5:]), []).append((p.start_s, p.line.text))
+        elif p.line.key == "events.day_broke" and p.phase.startswith("day"):
+            n = int(p.phase[3:])
+            nights[n].append((p.start_s, p.line.text))
+            first = nights[n][0][0]
+            nights[n] = [(t - first, text) for t, text in nights[n]]
+    # Only nights that reached their dawn (a game can end in the night).
+    return {n: lines for n, lines in nights.items() if lines[0][0] == 0.0 and lines[-1][1].startswith("天亮了")}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_night_of_random_games_sounds_the_same(preset: str) -> None:
+    seen: dict[int, list[tuple[float, str]]] = {}
+    compared = 0
+    for game_seed in range(GAMES):
+        for n, lines in nights_of(preset, game_seed).items():
+            if n not in seen:
+                seen[n] = lines
+                continue
+            where = f"{preset}, game {game_seed}, night {n}"
+            assert [t for _, t in lines] == [t for _, t in seen[n]], where
+            np.testing.assert_allclose([s for s, _ in lines], [s for s, _ in seen[n]], atol=1e-6, err_msg=where)
+            compared += 1
+    assert compared >= GAMES  # most games see at least two dawns: the property was really exercised

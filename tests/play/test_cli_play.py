@@ -1,0 +1,138 @@
+"""`narrator play | resume | games | recap` through typer's CliRunner: options, their errors, and whole
+games piped in as text (`--input text --table-device none`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from play_testkit import demo_scenario
+from typer.testing import CliRunner
+
+from narrator.cli.main import app
+from narrator.play.scripted import host_script
+from narrator.play.store import all_games
+
+TEXT = ["--input", "text", "--table-device", "none"]
+
+
+def invoke(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args), input=input)
+    assert "Traceback" not in result.output, result.output
+    return result.exit_code, result.output
+
+
+def demo_words() -> tuple[list[str], object]:
+    scripted = host_script(demo_scenario())
+    return ["开始", *scripted.utterances], scripted.game
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--preset", "13人神仙局"], "没有叫 13人神仙局 的板子"),
+    (["--rule", "no_such_rule=1"], "未知的房规开关 'no_such_rule'"),
+    (["--rule", "witch_self_save=sometimes"], "witch_self_save 只能是 never / first_night / always"),
+    (["--rule", "sheriff"], "key=value"),
+    (["--rule", "speech_seconds=-5"], "非负整数"),
+    (["--roles", "狼人*4,村民*4"], "需要一张预言家牌"),
+    (["--roles", "狼人*2,预言家,村民*2"], "玩家人数必须在8到18人之间"),
+    (["--roles", "狼人*3,独角兽,预言家,村民*4"], "不认识的身份牌：独角兽"),
+    (["--roles", "狼人*3,预言家*2,村民*4"], "预言家只能有一张"),
+    (["--roles", "狼人**3"], "看不懂"),
+    (["--preset", "12人预女猎白", "--roles", "狼人*4"], "只能选一个"),
+    (["--players", "7"], "没有叫 7人标准局 的板子"),
+    (["--preset", "12人预女猎白", "--players", "10"], "是12人局，不是10人"),
+    (["--input", "telepathy"], "unknown input telepathy"),
+    (["--input", "text", "--table-device", "no-such-speaker-xyz"], "找不到设备 'no-such-speaker-xyz'"),
+    (["--input", "text", "--table-device", "none", "--host-device", "pulse:no_such_sink"], "no_such_sink"),
+])
+def test_play_refuses_what_cannot_start(home: Path, args: list[str], says: str) -> None:
+    code, out = invoke("play", *args)
+    assert code == 2, out
+    assert says in out
+    assert all_games() == []  # nothing was started
+
+
+def test_voice_input_without_the_listening_model_says_the_fix(home: Path) -> None:
+    code, out = invoke("play", "--input", "voice", "--table-device", "none", "--mic", "default")
+    assert code == 2
+    assert "--input text" in out or "narrator model install" in out
+
+
+def test_a_piped_game_plays_to_the_recap_and_equals_simulate(home: Path) -> None:
+    words, game = demo_words()
+    code, out = invoke("play", *TEXT, "--seed", "2026", input="\n".join(words) + "\n")
+    assert code == 0, out
+    assert "本局十二人：四狼人，四村民，预言家，女巫，猎人，白痴。请洗牌发牌，准备好了说开始。" in out
+    assert "好人阵营胜利" in out
+    [saved] = all_games()
+    session = saved.load()
+    assert session.over and session.winner == game.winner  # type: ignore[attr-defined]
+    assert session.game.journal == game.journal  # type: ignore[attr-defined]
+    assert session.answers == game.answers  # type: ignore[attr-defined]
+    page = saved.folder / "game.recap.html"
+    assert page.exists() and "<svg" in page.read_text(encoding="utf-8")
+    assert "票型" in (saved.folder / "game.recap.md").read_text(encoding="utf-8")
+
+
+def test_input_that_ends_early_is_saved_and_resumes_where_it_stopped(home: Path) -> None:
+    words, game = demo_words()
+    code, out = invoke("play", *TEXT, "--seed", "2026", input="\n".join(words[:41]) + "\n")
+    assert code == 3
+    [saved] = all_games()
+    assert f"narrator resume {saved.id}" in out
+    code, listing = invoke("games")
+    assert code == 0 and "12人预女猎白" in listing and "第二天白天" in listing
+    code, out = invoke("resume", *TEXT, input="\n".join(words[41:]) + "\n")
+    assert code == 0, out
+    assert "继续游戏：第二天白天，正在十二号发言。" in out
+    assert saved.load().game.journal == game.journal  # type: ignore[attr-defined]
+    code, listing = invoke("games")
+    assert "已结束" in listing and "好人阵营" in listing
+    code, out = invoke("resume", saved.id, *TEXT)
+    assert code == 2 and "已经结束" in out
+
+
+def test_undo_repeat_and_refusals_in_text(home: Path) -> None:
+    """A wrong answer taken back with 撤销 leaves the game as if it had never been said."""
+    words, game = demo_words()
+    wolves_kill = words.index("七号")  # night 1, the wolves' victim
+    noisy = [*words[:wolves_kill], "十三号", "八号", "撤销", "重复", *words[wolves_kill:]]
+    code, out = invoke("play", *TEXT, "--seed", "2026", input="\n".join(noisy) + "\n")
+    assert code == 0, out
+    assert "本局只有十二名玩家，没有十三号。" in out
+    [saved] = all_games()
+    assert saved.load().game.journal == game.journal  # type: ignore[attr-defined]
+
+
+def test_recap_and_games_commands(home: Path) -> None:
+    code, out = invoke("games")
+    assert code == 0 and "还没有保存的游戏" in out
+    code, out = invoke("recap")
+    assert code == 2 and "还没有保存的游戏" in out
+    words, _ = demo_words()
+    invoke("play", *TEXT, "--seed", "2026", input="\n".join(words) + "\n")
+    [saved] = all_games()
+    (saved.folder / "game.recap.html").unlink()
+    code, out = invoke("recap", saved.id[:8], "-o", str(home / "copy.html"))
+    assert code == 0, out
+    assert "第一天 警长投票：3号当选警长" in out and "11号 │ 狼人" in out
+    assert (saved.folder / "game.recap.html").exists() and (home / "copy.html").exists()
+    code, out = invoke("recap", "nope")
+    assert code == 2 and "没有叫 nope 的游戏" in out
+
+
+def test_resume_refuses_broken_journals_with_the_reason(home: Path) -> None:
+    code, out = invoke("resume")
+    assert code == 2 and "没有可以继续的游戏" in out
+    words, _ = demo_words()
+    invoke("play", *TEXT, "--seed", "2026", input="\n".join(words[:20]) + "\n")
+    [saved] = all_games()
+    rows = saved.journal.read_text(encoding="utf-8").splitlines()
+    header = json.loads(rows[0])
+    saved.journal.write_text("\n".join([json.dumps({**header, "narrator_journal": 99}), *rows[1:]]) + "\n")
+    code, out = invoke("resume", saved.id, *TEXT)
+    assert code == 2 and "journal format 99 is newer than this narrator reads" in out
+    saved.journal.write_text("\n".join([rows[0], rows[1], "{not json", *rows[2:]]) + "\n")
+    code, out = invoke("resume", saved.id, *TEXT)
+    assert code == 2 and "line 3" in out
