@@ -19,7 +19,9 @@ class Day(Election):
         if self.new_moon_deck:  # 新月: one event card each morning, while the deck lasts
             self.emit(ev.NewMoonCardTurned(d, self.new_moon_deck.pop(0)))
         exploded = False
-        due = self.rules.sheriff and not s.election_done and d == 1 + s.election_explosions
+        # Day 1, or the day after an election a wolf exploded in (单爆); with `election_at: after_speeches` also the
+        # day after one that ended in an explosion before the election was reached.
+        due = self.rules.sheriff and not s.election_done and d >= 1 + s.election_explosions
         if due and self.rules.election_at == "before_deaths":
             exploded = yield from self.election(d)
         exploded = (yield from self.dawn(d)) or exploded

@@ -57,9 +57,9 @@ class Votes(FlowBase):
 
         accepts = frozenset({Ballots, VoteResult} | ({SelfExplode} if self.explode_in_votes() else set()))
         answer = yield Prompt(kind, accepts, None, None, targets, 0, 0, False, {"voters": voters}, check)
+        self.close_eyes_vote(kind)  # 请大家睁眼, whatever ended the vote
         if isinstance(answer, SelfExplode):
             return ("explode", (answer.seat,))
-        self.close_eyes_vote(kind)
         if isinstance(answer, VoteResult):
             if answer.out is not None:
                 return ("out", (answer.out,))
