@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from narrator.engine.roles import Role, role_named
-from narrator.engine.rules import Rules, Setup, SetupError
+from narrator.engine.rules import CLASSIC_NIGHT_ORDER, Rules, Setup, SetupError
 from narrator.zh import to_hans
 
 
@@ -44,7 +44,9 @@ def preset_names() -> list[str]:
 
 
 def classic_rules() -> dict[str, Any]:
-    return dict(_data()["classic_rules"])
+    """The classic rule set: presets.yaml's `classic_rules`, with the classic night order from the engine
+    (kept in one place, CLASSIC_NIGHT_ORDER)."""
+    return {"night_order": CLASSIC_NIGHT_ORDER, **_data()["classic_rules"]}
 
 
 def preset_roles(name: str) -> tuple[dict[Role, int], dict[str, Any]]:

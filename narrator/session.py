@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from narrator.engine import events as ev
-from narrator.engine.answers import Answer
+from narrator.engine.answers import Answer, Pass, SelfExplode
 from narrator.engine.game import Accepted, Game, Rejected, ReplayDiverged
 from narrator.engine.prompts import Prompt
 from narrator.engine.refusals import Refusal, refuse
@@ -53,7 +53,8 @@ class Refused:
     """Code and values (from the engine, or from hostwords when the words were not understood)."""
     line: Line
     """The judge's reason in the game's script: to "host" when the prompt is secret or it is night (or the
-    game is over), else to "all"."""
+    game is over), else to "all" — except that a refusal about a self-explosion (or at a speech, where one
+    may be tried) stays with the host: "三号不是狼人，不能自爆" said aloud would tell the table a card."""
     understood: bool
     """False: the words were not understood (hostwords.NotUnderstood)."""
 
@@ -82,13 +83,9 @@ class Status:
     termination: ev.Termination | None
 
 
-@dataclass(frozen=True, slots=True)
-class _Asked:
-    answer: int
-    """Its answer's index among the answers."""
-    at: int
-    """Journal length when it was asked."""
-    prompt: Prompt
+_Asked = tuple[int, int, Prompt]
+"""A prompt answered before its lines were taken: its answer's index, the journal length when it was asked,
+the prompt."""
 
 
 class Session:
@@ -177,24 +174,37 @@ class Session:
     def take_lines(self) -> list[Line]:
         """Every line said since the last call, public and host, in the judge's order: each event's lines
         (against the state as it stood then), then the prompt's lines, prompt after prompt."""
-        out: list[Line] = []
-        for asked in self._asked:
-            self._events_until(asked.at, out)
-            out.extend(self.judge.prompt_lines(asked.prompt, self._shadow))
+        return [line for _, lines in self.take() for line in lines]
+
+    def take(self) -> list[tuple[ev.Event | Prompt, tuple[Line, ...]]]:
+        """Like take_lines, with what each group of lines says: an event, or a prompt (empty lines dropped)."""
+        out: list[tuple[ev.Event | Prompt, tuple[Line, ...]]] = []
+        prompt_lines = self.judge.prompt_lines
+        for _, at, asked in self._asked:
+            self._events_until(at, out)
+            out.append((asked, _said(prompt_lines(asked, self._shadow))))
         self._asked.clear()
         self._events_until(len(self.game.journal), out)
         prompt = self.game.prompt
         if prompt is not None and not self._said:
-            out.extend(self.judge.prompt_lines(prompt, self._shadow))
+            out.append((prompt, _said(prompt_lines(prompt, self._shadow))))
             self._said = True
-        return [line for line in out if line.text]
+        return out
 
-    def _events_until(self, end: int, out: list[Line]) -> None:
+    def repeat_lines(self) -> list[Line]:
+        """The current prompt's lines once more (重复, or after a refusal); [] once the game is over. Lines
+        not yet taken stay for take_lines()."""
+        prompt = self.game.prompt
+        if prompt is None:
+            return []
+        return list(_said(self.judge.prompt_lines(prompt, self.game.state)))
+
+    def _events_until(self, end: int, out: list[tuple[ev.Event | Prompt, tuple[Line, ...]]]) -> None:
         journal, shadow, lines = self.game.journal, self._shadow, self.judge.event_lines
         for i in range(self._seen, end):
             event = journal[i]
             shadow.apply(event)
-            out.extend(lines(event, shadow))
+            out.append((event, _said(lines(event, shadow))))
         self._seen = max(self._seen, end)
 
     def status(self) -> Status:
@@ -226,9 +236,9 @@ class Session:
                 return self._refused(prompt, exc.refusal, False)
         at = len(game.journal)
         result = game.answer(answer)
-        if isinstance(result, Rejected):
+        if type(result) is Rejected:
             return self._refused(prompt, result.refusal, True)
-        assert prompt is not None
+        assert prompt is not None and type(result) is Accepted
         index = len(game.answers) - 1
         if self.store is not None:
             try:
@@ -236,14 +246,14 @@ class Session:
             except BaseException:
                 self._drop_last()  # not journaled: as if never given
                 raise
-        if not self._said:
-            self._asked.append(_Asked(index, at, prompt))
+        if not self._said:  # its lines are still to be taken, in their place
+            self._asked.append((index, at, prompt))
         self._said = False
         return result
 
     def _refused(self, prompt: Prompt | None, refusal: Refusal, understood: bool) -> Refused:
         line = self.judge.script.refusal(refusal)
-        if prompt is not None and not prompt.secret and not self.night:
+        if prompt is not None and not prompt.secret and not self.night and not _about_explosion(prompt, refusal):
             line = replace(line, to="all")
         return Refused("" if prompt is None else prompt.kind, refusal, line, understood)
 
@@ -261,7 +271,7 @@ class Session:
     def _drop_last(self) -> None:
         """The game without its last answer; its prompt is asked (and said) again."""
         n = len(self.game.answers) - 1
-        self._asked = [a for a in self._asked if a.answer < n]
+        self._asked = [a for a in self._asked if a[0] < n]
         self.game = self.game.undo()
         self._said = False
         if self._seen > len(self.game.journal):  # lines after the cut were said: the state goes back too
@@ -270,3 +280,11 @@ class Session:
     def close(self) -> None:
         if self.store is not None:
             self.store.close()
+
+
+def _about_explosion(prompt: Prompt, refusal: Refusal) -> bool:
+    return SelfExplode in prompt.accepts or Pass in prompt.accepts or "explode" in refusal.code
+
+
+def _said(lines: list[Line]) -> tuple[Line, ...]:
+    return tuple(line for line in lines if line.text)

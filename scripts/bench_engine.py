@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
-"""Engine benchmark: complete random games per second on one core.
+"""Engine benchmark: complete random games per second on one core, through the Session.
 
 Each game is `play_random(setup, seed)`: a random deal, then random legal answers from the AutoHost until
-the game ends, through the public Game API (prompt → answer → events, journal kept). Seeds run 0, 1, 2 …
-in every repeat, so runs are reproducible and comparable. The process is pinned to one CPU where the OS
-allows it, and timed by its own CPU time (time.process_time), so other work on a shared machine does not
-count against the engine. Each preset is run `--repeat` times; the median and the best are reported.
+the game ends, each submitted to a Session (prompt → answer → events; the journal store off, the judge's
+lines not taken, as a loop that does not speak). Seeds run 0, 1, 2 … in every repeat, so runs are
+reproducible and comparable. The process is pinned to one CPU where the OS allows it, and timed by its own
+CPU time (time.process_time), so other work on a shared machine does not count against the engine. Each
+preset is run `--repeat` times; the median and the best are reported.
+
+`--journal DIR` measures the same games with the journal on: a FileStore in DIR (a real file, flushed and
+fsynced per answer, as `narrator play` writes it), timed by the wall clock, because the time goes to the
+disk, not the CPU.
 
     .venv/bin/python scripts/bench_engine.py                 # the two 12-player presets
     .venv/bin/python scripts/bench_engine.py --seconds 10 --repeat 5 --preset 9人预女猎
+    .venv/bin/python scripts/bench_engine.py --journal . --seconds 5
 """
 
 from __future__ import annotations
@@ -20,12 +26,14 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from narrator.journal import FileStore
 from narrator.presets import make_setup
 from narrator.sim.autohost import play_random
 
@@ -65,19 +73,27 @@ def pin_one_core() -> str:
     return f"pinned to CPU {cpu}"
 
 
-def run(preset: str, seconds: float, min_games: int) -> Result:
-    """Games played back to back for at least `seconds` of CPU time and at least `min_games` games."""
+def run(preset: str, seconds: float, min_games: int, journal: Path | None = None) -> Result:
+    """Games played back to back for at least `seconds` (CPU time; wall time with a journal) and at least
+    `min_games` games. With `journal`, each game writes its own journal file there (deleted after)."""
     setup = make_setup(preset)
     games = answers = events = 0
     gc.collect()
-    clock = time.process_time
+    clock = time.process_time if journal is None else time.perf_counter
     start = clock()
     elapsed = 0.0
     while games < min_games or elapsed < seconds:
-        game = play_random(setup, games)
+        if journal is None:
+            session = play_random(setup, games)
+        else:
+            path = journal / f"bench-{games}.jsonl"
+            store = FileStore(path)
+            session = play_random(setup, games, store=store)
+            store.close()
+            path.unlink()
         games += 1
-        answers += len(game.answers)
-        events += len(game.journal)
+        answers += len(session.answers)
+        events += len(session.game.journal)
         elapsed = clock() - start
     return Result(games, elapsed, answers, events)
 
@@ -89,7 +105,11 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="repeats per preset (default 3)")
     parser.add_argument("--min-games", type=int, default=500, help="at least this many games per repeat")
     parser.add_argument("--warmup", type=int, default=200, help="games played first and not timed")
+    parser.add_argument("--journal", type=Path, metavar="DIR",
+                        help="journal every answer into a file in DIR (fsync per answer), timed by the wall clock")
     args = parser.parse_args()
+    if args.journal is not None:
+        return journal_figures(args)
     pinned = pin_one_core()
     print(f"Python {platform.python_version()} ({platform.python_implementation()}) on {platform.system()}")
     print(f"CPU {cpu_name()}, {os.cpu_count()} logical CPUs, {pinned}")
@@ -109,6 +129,25 @@ def main() -> int:
         print(f"{preset} | {median:.0f} | {max(rates):.0f} | {games} | {answers / games:.1f} | {events / games:.1f}")
         missed |= median < TARGET
     print(f"target: median ≥ {TARGET:.0f} games/s per preset: {'MISSED' if missed else 'met'}")
+    return 0
+
+
+def journal_figures(args: argparse.Namespace) -> int:
+    """Games/s and answers/s with the journal on a real file, per preset."""
+    pinned = pin_one_core()
+    print(f"Python {platform.python_version()} on {platform.system()}, CPU {cpu_name()}, {pinned}")
+    with tempfile.TemporaryDirectory(dir=args.journal) as tmp:
+        where = Path(tmp)
+        fs = subprocess.run(["df", "-T", str(where)], capture_output=True, text=True, check=False).stdout
+        print(f"journal files in {args.journal.resolve()} ({' '.join(fs.splitlines()[-1].split()[:2])})")
+        print(f"{args.repeat} × ≥{args.seconds:g} wall s per preset; fsync per answer")
+        print("preset | games/s median | answers/s median | ms per answer | answers/game")
+        for preset in args.preset or DEFAULT_PRESETS:
+            results = [run(preset, args.seconds, min(args.min_games, 20), where) for _ in range(args.repeat)]
+            best = sorted(results, key=lambda r: r.rate)[len(results) // 2]
+            per_answer = best.seconds / best.answers * 1000
+            print(f"{preset} | {best.rate:.1f} | {best.answers / best.seconds:.0f} | {per_answer:.2f} | "
+                  f"{best.answers / best.games:.1f}")
     return 0
 
 

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -117,6 +118,22 @@ def test_a_seat_that_cannot_be_chosen_says_why(scenario, words: str, why: str) -
     assert f"answer 3 (seer.check): '{words}' was refused" in result.stderr and why in result.stderr
 
 
+def test_a_non_candidate_cannot_withdraw_and_a_charmed_seat_cannot_be_charmed_again(scenario) -> None:  # type: ignore[no-untyped-def]
+    twelve = "preset: 12人预女猎白\nseats: [狼人, 村民, 预言家, 狼人, 女巫, 村民, 猎人, 狼人, 村民, 白痴, 狼人, 村民]\n"
+    path = scenario(twelve + "answers:\n  - [wolves.kill, 七号]\n  - [witch.save, 救]\n  - [seer.check, 一号]\n"
+                    "  - [sheriff.run, 三号 五号]\n  - [sheriff.withdraw, 八号]\n")
+    result = run("simulate", str(path))
+    assert result.exit_code == 2 and "answer 5 (sheriff.withdraw)" in result.stderr
+    assert "八号没有上警，不能退水。" in result.stderr
+    piper = ("roles: {狼人: 2, 村民: 4, 预言家: 1, 女巫: 1, 乐师: 1}\n"
+             "seats: [狼人, 村民, 预言家, 乐师, 女巫, 村民, 村民, 狼人, 村民]\nanswers:\n"
+             "  - [wolves.kill, 二号]\n  - [witch.save, 救]\n  - [seer.check, 一号]\n  - [piper.charm, 一号 三号]\n"
+             "  - [sheriff.run, 没有]\n  - [vote.exile, 八号出局]\n  - [wolves.kill, 九号]\n"
+             "  - [witch.poison, 不用]\n  - [seer.check, 五号]\n  - [piper.charm, 一号 六号]\n")
+    result = run("simulate", str(scenario(piper, "piper.yaml")))
+    assert result.exit_code == 2 and "一号已经被魅惑了。" in result.stderr, result.stderr
+
+
 # ---- outputs and devices, found before anything is synthesised ----------------------------------------------
 
 
@@ -194,3 +211,20 @@ def test_every_lang_option_takes_the_aliases(tmp_path: Path) -> None:
     assert rendered.exit_code == 2 and "no such file" in rendered.output
     wrong = run("simulate", str(GOOD), "--lang", "en")
     assert wrong.exit_code == 2 and "zh-TW" in wrong.output
+
+
+def test_every_command_with_a_lang_option_takes_the_region_tags() -> None:
+    """The alias parser is on every --lang: a wrong value gets its sentence (naming zh-TW), not a choice list."""
+    import typer
+
+    def commands(group: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+        found = [(path, group)]
+        for name, sub in (getattr(group, "commands", None) or {}).items():
+            found += commands(sub, (*path, name))
+        return found
+
+    langs = [path for path, cmd in commands(typer.main.get_command(app)) if any(p.name == "lang" for p in cmd.params)]
+    assert {("simulate",), ("demo",), ("render",), ("voices", "build"), ("play",), ("setup",)} <= set(langs)
+    for path in langs:
+        result = run(*path, "--lang", "klingon")
+        assert result.exit_code == 2 and "also zh-TW" in result.output, (path, result.output)

@@ -77,6 +77,14 @@ def test_demo_plays_a_whole_game_to_audio_files(tmp_path: Path) -> None:
     # Loudness: not one clipped sample on either channel; the host's channel (speech alone) peaks ≤ −1 dBFS.
     assert int(np.sum(np.abs(table) >= 32767 / 32768)) == 0 and int(np.sum(np.abs(host) >= 32767 / 32768)) == 0
     assert 20 * np.log10(np.abs(host).max()) <= -1.0
+    # Subtitles of both channels beside the WAVs, ending where the audio ends.
+    from narrator.audio.subtitles import read_cues
+
+    cues = {name: read_cues(tmp_path / name) for name in ("demo.vtt", "demo.host.vtt")}
+    assert cues["demo.vtt"][0][2].startswith("欢迎")
+    assert any("好人阵营胜利" in text for _, _, text in cues["demo.vtt"])
+    assert any("狼人的座位号" in text for _, _, text in cues["demo.host.vtt"])
+    assert max(end for _, end, _ in cues["demo.vtt"]) < table.size / RATE
 
 
 def test_demo_text_only_needs_no_voice() -> None:

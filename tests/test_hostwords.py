@@ -28,8 +28,9 @@ from narrator.engine.answers import (
 from narrator.engine.roles import ALIASES, Role
 from narrator.hostwords import Ambiguous, NotUnderstood, parse, phrases
 from narrator.hostwords import _lexicon as lex
-from narrator.hostwords._text import to_simplified, zh_number
+from narrator.hostwords._text import to_simplified
 from narrator.judge.script import Script
+from narrator.numbers import chinese_number as zh_number
 
 W, V, SEER = Role.WEREWOLF, Role.VILLAGER, Role.SEER
 HUNTER, GUARD, WITCH = Role.HUNTER, Role.GUARD, Role.WITCH

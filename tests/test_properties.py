@@ -1,9 +1,10 @@
 """Property tests over thousands of seeded random games: every preset, and random house-rule combinations.
 
-Each game is played by the random legal host (`AutoHost`) while a shadow state folds the journal and the
-judge renders every event and prompt, so one pass checks:
+Each game is played by the random legal host (`AutoHost`) through a `Session`, taking every line the judge
+says as it is said, while a shadow state folds the events taken, so one pass checks:
 
-(a) the state is a fold of the journal at every prompt; replay and undo reproduce the journal exactly;
+(a) the state is a fold of the journal at every prompt; resuming from the journal (its codec, then checked
+    replay) and undo reproduce the journal exactly;
 (b) every game ends with exactly one GameEnded, last, naming a winner and the true cards;
 (c) no prompt goes to a dead player or to a dead, absent or powerless role, yet every night step is called;
 (d) the public lines of a night depend only on the set-up and the night number; secrets stay with the host;
@@ -39,7 +40,7 @@ from narrator.engine.answers import (
     VoteResult,
     YesNo,
 )
-from narrator.engine.game import Accepted, Game, Rejected
+from narrator.engine.game import Game
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Role
 from narrator.engine.rules import (
@@ -53,9 +54,10 @@ from narrator.engine.rules import (
     Setup,
 )
 from narrator.engine.state import State
+from narrator.journal import Header, MemoryStore, encode_answer, encode_header
 from narrator.judge.lines import Line
-from narrator.judge.narrate import Judge
 from narrator.presets import make_setup, preset_names
+from narrator.session import Accepted, Refused, Session
 from narrator.sim.autohost import AutoHost, Deal
 
 PRESETS = preset_names()
@@ -63,7 +65,6 @@ GAMES = 30  # per preset and property in the default run
 SLOW_GAMES = 2000  # per preset with -m slow
 MAX_ANSWERS = 5000
 DEATH_SKILLS = frozenset({"hunter.shoot", "wolf_king.take", "badge.pass", "last_words.end", "scapegoat.voters"})
-JUDGE = Judge()
 
 # ---- one game, checked as it is played --------------------------------------------------------------
 
@@ -72,7 +73,7 @@ JUDGE = Judge()
 class Played:
     setup: Setup
     seed: int
-    game: Game
+    session: Session
     held: dict[int, Role]
     """The true cards at the end (the deal, with the thief's swap)."""
     before: list[int] = field(default_factory=list)
@@ -84,53 +85,58 @@ class Played:
     gone: dict[int, frozenset[str]] = field(default_factory=dict)
     """Night number → the steps whose card no living player held at nightfall."""
 
+    @property
+    def game(self) -> Game:
+        return self.session.game
 
-def play(setup: Setup, seed: int, *, attack: float = 0.0, judge_all: bool = True) -> Played:
-    """A random legal game. With `attack`, that share of prompts first receives illegal answers. The judge
-    renders every event and prompt (`judge_all`), or only what the properties read: the night and secrets."""
+
+def play(setup: Setup, seed: int, *, attack: float = 0.0) -> Played:
+    """A random legal game driven through a Session, every line taken as it is said. With `attack`, that
+    share of prompts first receives illegal answers."""
     rng = random.Random(seed)
     host = AutoHost(Deal.shuffle(setup, rng), rng)
-    game = Game(setup, seed)
-    rec = Played(setup, seed, game, host.held)
+    session = Session(setup, seed)
+    game = session.game
+    rec = Played(setup, seed, session, host.held)
     attacker = random.Random(~seed)
     shadow = State()
-    seen = 0
     step: str | None = None
     night: list[Line] | None = None
     for _ in range(MAX_ANSWERS):
-        for event in game.journal[seen:]:
+        for said, lines in session.take():
+            public = [line for line in lines if line.to == "all"]
+            if isinstance(said, Prompt):
+                if said.secret and public:
+                    rec.faults.append(f"secret prompt {said.kind} said aloud")
+                if night is not None:
+                    night.extend(public)
+                continue
+            event = said
             shadow.apply(event)
             if isinstance(event, ev.NightFell):
                 night = []
                 rec.gone[event.night] = frozenset(x for x in setup.steps() if not step_has_player(x, shadow))
-            lines = JUDGE.event_lines(event, shadow) if judge_all or event.secret or night is not None else []
-            if event.secret and any(line.to == "all" for line in lines):
-                rec.faults.append(f"secret {event} said aloud: {[x.text for x in lines if x.to == 'all']}")
+            if event.secret and public:
+                rec.faults.append(f"secret {event} said aloud: {[x.text for x in public]}")
             if night is not None:
-                night.extend(line for line in lines if line.to == "all")
+                night.extend(public)
             if isinstance(event, ev.DayBroke) and night is not None:
                 rec.nights[shadow.night], night = tuple(night), None
             if isinstance(event, ev.StepOpened):
                 step = event.step
             elif isinstance(event, ev.StepClosed):
                 step = None
-        seen = len(game.journal)
         if shadow != game.state:
             rec.faults.append(f"state is not the fold of the journal after {len(game.answers)} answers")
-        prompt = game.prompt
+        prompt = session.prompt
         if prompt is None:
             return rec
-        lines = JUDGE.prompt_lines(prompt, shadow) if judge_all or prompt.secret or night is not None else []
-        if prompt.secret and any(line.to == "all" for line in lines):
-            rec.faults.append(f"secret prompt {prompt.kind} said aloud")
-        if night is not None:
-            night.extend(line for line in lines if line.to == "all")
         rec.faults.extend(prompt_faults(prompt, game.state, step))
         answer = host.answer(game, prompt)
         if attack and attacker.random() < attack:
-            rec.faults.extend(attack_faults(game, prompt, answer, shadow, attacker))
+            rec.faults.extend(attack_faults(session, prompt, answer, shadow, attacker))
         rec.before.append(len(game.journal))
-        if not isinstance(game.answer(answer), Accepted):
+        if not isinstance(session.submit(answer), Accepted):
             rec.faults.append(f"legal answer {answer} to {prompt.kind} was rejected")
     raise AssertionError(f"game {seed} did not end after {MAX_ANSWERS} answers")
 
@@ -204,19 +210,24 @@ def illegal_answers(p: Prompt, s: State, legal: Answer, rng: random.Random) -> l
     return out
 
 
-def attack_faults(game: Game, p: Prompt, legal: Answer, state: State, rng: random.Random) -> list[str]:
+def attack_faults(session: Session, p: Prompt, legal: Answer, state: State, rng: random.Random) -> list[str]:
     """Illegal answers to `p`, each of which must be refused; `state` is the fold of the journal so far."""
+    game = session.game
     faults = []
     size, answered = len(game.journal), len(game.answers)
     for bad in illegal_answers(p, game.state, legal, rng):
-        result = game.answer(bad)
-        if not (isinstance(result, Rejected) and result.kind == p.kind and result.code):
-            faults.append(f"illegal {bad} to {p.kind} was not rejected: {result}")
+        result = session.submit(bad)
+        if not (isinstance(result, Refused) and result.kind == p.kind and result.refusal.code):
+            faults.append(f"illegal {bad} to {p.kind} was not refused: {result}")
         if len(game.journal) != size or len(game.answers) != answered or game.prompt is not p:
             faults.append(f"illegal {bad} to {p.kind} changed the game")
             break
+        if p.secret and isinstance(result, Refused) and result.line.to != "host":
+            faults.append(f"the refusal of {bad} to secret {p.kind} was said aloud")
     if game.state != state:
         faults.append(f"illegal answers to {p.kind} changed the state")
+    if session.take_lines():
+        faults.append(f"illegal answers to {p.kind} made the judge say something new")
     return faults
 
 
@@ -232,7 +243,7 @@ def check_replay(rec: Played, depth: int = 2) -> None:
     if depth < 1:
         return
     assert State.fold(game.journal) == game.state
-    again = Game.replay(rec.setup, rec.seed, answers)
+    again = Session.resume(journal_of(rec)).game  # through the journal's codec, then checked replay
     assert again.journal == game.journal and again.state == game.state and again.over
     undone = game.undo()
     assert undone.journal == game.journal[: rec.before[-1]]
@@ -244,6 +255,15 @@ def check_replay(rec: Played, depth: int = 2) -> None:
         part = Game.replay(rec.setup, rec.seed, answers[:k])
         assert part.journal == game.journal[: rec.before[k]]
         assert part.prompt is not None and part.prompt.kind == game.answers[k][0]
+
+
+def journal_of(rec: Played) -> MemoryStore:
+    """The game's journal as a Session writes it: the header, then every answer."""
+    store = MemoryStore()
+    store.append(encode_header(Header(rec.setup, rec.seed, "zh-Hans")))
+    for n, (kind, answer) in enumerate(rec.game.answers):
+        store.append(encode_answer(n, kind, answer))
+    return store
 
 
 def check_end(rec: Played) -> None:
@@ -351,7 +371,7 @@ def test_illegal_answers_change_nothing(name: str, seed: int) -> None:
 def test_thousands_of_games(name: str) -> None:
     setup, nights = make_setup(name), NightLines()
     for seed in range(10_000, 10_000 + SLOW_GAMES):
-        rec = play(setup, seed, attack=0.02, judge_all=False)  # the default run renders every line
+        rec = play(setup, seed, attack=0.02)
         check_all(rec, nights, replay_depth=1 if seed % 8 == 0 else 0)  # replay one game in 8, to keep it fast
 
 

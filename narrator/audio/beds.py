@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from narrator.audio import SAMPLE_RATE
+from narrator.voice.pcm import resample  # the one resampler (band-limited polyphase sinc)
 
 log = logging.getLogger(__name__)
 
@@ -199,20 +200,6 @@ def builtin(name: str) -> np.ndarray:
 
 
 # --- user files -------------------------------------------------------------------------------------
-
-
-def resample(x: np.ndarray, rate_in: int, rate_out: int = SAMPLE_RATE) -> np.ndarray:
-    """Band-limited resampling through the FFT (zero-padded so the circular wrap does not smear the ends)."""
-    if rate_in == rate_out or len(x) == 0:
-        return x.astype(np.float32)
-    pad = rate_in // 10
-    padded = np.concatenate([np.zeros(pad), x, np.zeros(pad)])
-    m = round(len(padded) * rate_out / rate_in)
-    spec = np.fft.rfft(padded)
-    keep = min(len(spec), m // 2 + 1)
-    y = np.fft.irfft(spec[:keep], m) * (m / len(padded))
-    cut = round(pad * rate_out / rate_in)
-    return y[cut : cut + round(len(x) * rate_out / rate_in)].astype(np.float32)
 
 
 def decode_file(path: Path) -> np.ndarray:

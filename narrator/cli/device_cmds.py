@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from narrator.cli.options import Backend, CacheDir, Lang
+from narrator.cli.voices import parse_lang
 
 
 def doctor(cache_dir: CacheDir = None) -> None:
@@ -36,7 +37,9 @@ def setup(
     host: Annotated[str | None, typer.Option(help='The host\'s earpiece ("" = the host\'s console).')] = None,
     mic: Annotated[str | None, typer.Option(help='The microphone: "default", an index, part of a name, '
                                             "pulse:SOURCE.")] = None,
-    lang: Annotated[Lang | None, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體).")] = None,
+    lang: Annotated[Lang | None, typer.Option(parser=parse_lang, metavar="zh-Hans|zh-Hant",
+                                              help="Script: zh-Hans (简体; also zh-CN) or zh-Hant (繁體; also zh-TW)."
+                                              )] = None,
     input_: Annotated[str | None, typer.Option("--input", help="Default inputs: voice, keypad, text.")] = None,
     backend: Annotated[Backend | None, typer.Option(help="The judge's voice: edge or espeak.")] = None,
     voice: Annotated[str | None, typer.Option(help="Voice name (\"\" = the backend's default).")] = None,

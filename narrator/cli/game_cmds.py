@@ -16,20 +16,6 @@ if TYPE_CHECKING:
     from narrator.sim.scenario import Output
 
 
-def print_line(line: object) -> None:
-    """One line as the printed game shows it (🔊 to the table, 🎧 to the host alone): see cli/printed.py."""
-    from rich.console import Console
-
-    from narrator.judge.lines import Line
-
-    assert isinstance(line, Line)
-    console = Console(highlight=False, soft_wrap=True)
-    if line.to == "host":
-        console.print(f"  🎧 {line.text}", style="dim", markup=False)
-    else:
-        console.print(f"🔊 {line.text}", markup=False)
-
-
 def simulate(
     file: Annotated[Path, typer.Argument(help="Scenario file (YAML): set-up, the host's words, expectations.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line: lines said and events.")] = False,
@@ -130,23 +116,23 @@ def demo(
 def _play(scenario: object, speaker: object, lang: str, device: str, host_device: str | None) -> int:
     import sounddevice as sd
 
-    from narrator.audio.mixer import Mixer
-    from narrator.audio.playback import OutputConfig, Player
+    from narrator import bootstrap
     from narrator.cli.errors import FAILED, device_problem, one_line
+    from narrator.cli.printed import GamePrinter
     from narrator.narration import play_scenario
     from narrator.sim.scenario import Scenario
     from narrator.voice import MissingPiece, Speaker, VoiceError
 
     assert isinstance(scenario, Scenario) and isinstance(speaker, Speaker)
-    public = OutputConfig.parse(None if device == "default" else device)
-    host = OutputConfig.parse(host_device) if host_device else None
+    printer = GamePrinter(lang)
+    printer.legend()
     try:
-        with Player(Mixer(), public, host) as player:
+        with bootstrap.player(device, host_device) as player:
             # Timed by the same Conductor as the render; host lines without an earpiece are printed when
             # they are due, never ahead of the table.
             output = play_scenario(scenario, speaker, player, lang=lang,
-                                   on_line=lambda line: print_line(line) if line.to == "all" else None,
-                                   on_host=print_line)
+                                   on_line=lambda line: printer.line(line) if line.to == "all" else None,
+                                   on_host=printer.line)
     except (MissingPiece, VoiceError) as exc:
         typer.echo(f"✗ {one_line(str(exc))}", err=True)
         return FAILED

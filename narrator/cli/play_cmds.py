@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from narrator.cli.options import Backend, CacheDir, Lang
+from narrator.cli.voices import parse_lang
 
 InputOpt = Annotated[str | None, typer.Option(
     "--input", help="How the host answers: voice, keypad, text (comma-separated; default from the config, "
@@ -25,7 +26,8 @@ HostOpt = Annotated[str | None, typer.Option(
     help="The host's earpiece for secret lines (default: printed on the host's console).")]
 MicOpt = Annotated[str | None, typer.Option(help='The microphone for --input voice: "default", an index, part '
                                                  "of a name.")]
-VoiceOpt = Annotated[str | None, typer.Option(help="The judge's voice (e.g. zh-CN-YunyangNeural, or cmn).")]
+VoiceOpt = Annotated[str | None, typer.Option(help="The judge's voice (e.g. zh-CN-YunyangNeural, or "
+                                                 "cmn-latn-pinyin for espeak).")]
 BackendOpt = Annotated[Backend | None, typer.Option(help="edge: edge-tts (espeak-ng when offline); espeak: "
                                                     "offline only. Default from the config.")]
 RateOpt = Annotated[str, typer.Option(help='Speaking-rate change, e.g. "-10%" (write --rate=-10%).')]
@@ -51,8 +53,9 @@ def play(
                                               '女巫,猎人,白痴".')] = None,
     rule: Annotated[list[str] | None, typer.Option(help="A house rule, key=value (repeatable), e.g. "
                                                    "--rule witch_self_save=first_night --rule sheriff=false.")] = None,
-    lang: Annotated[Lang | None, typer.Option(help="Script: zh-Hans (简体) or zh-Hant (繁體); default from "
-                                              "the config.")] = None,
+    lang: Annotated[Lang | None, typer.Option(parser=parse_lang, metavar="zh-Hans|zh-Hant",
+                                              help="Script: zh-Hans (简体; also zh-CN) or zh-Hant (繁體; also "
+                                              "zh-TW); default from the config.")] = None,
     voice: VoiceOpt = None,
     backend: BackendOpt = None,
     rate: RateOpt = "+0%",

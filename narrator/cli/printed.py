@@ -79,3 +79,17 @@ class GamePrinter:
         if isinstance(answer, Pass):
             return self.words["pass"]
         return str(answer)
+
+
+def print_line(line: object) -> None:
+    """One line as `render` and the live demo echo it: 🔊 to the table, 🎧 (dimmed) to the host alone."""
+    from rich.console import Console
+
+    from narrator.judge.lines import Line
+
+    assert isinstance(line, Line)
+    console = Console(highlight=False, soft_wrap=True)
+    if line.to == "host":
+        console.print(f"  🎧 {line.text}", style="dim", markup=False)
+    else:
+        console.print(f"🔊 {line.text}", markup=False)

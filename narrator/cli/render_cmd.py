@@ -35,7 +35,7 @@ def make_game_speaker(backend: Backend, voice: str | None, rate: str, lang: Lang
                       offline: bool) -> Speaker:
     from rich.console import Console
 
-    from narrator.voice import make_speaker, make_voice
+    from narrator import bootstrap
 
     console = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -43,10 +43,10 @@ def make_game_speaker(backend: Backend, voice: str | None, rate: str, lang: Lang
         console.print(f"⚠ {message}", style="yellow", markup=False)
 
     try:
-        spoken = make_voice(backend.value, voice, rate=rate, warn=warn)
+        return bootstrap.speaker(backend.value, voice, rate=rate, lang=lang.value, cache_dir=cache_dir,
+                                 offline=offline, warn=warn)
     except ValueError as exc:
         fail(str(exc))
-    return make_speaker(spoken, cache_dir=cache_dir, lang=lang.value, offline=offline)
 
 
 def render_to(scenario: Scenario, speaker: Speaker, out: Path, host_out: Path | None, lang: Lang,
@@ -56,7 +56,7 @@ def render_to(scenario: Scenario, speaker: Speaker, out: Path, host_out: Path | 
     WebVTT subtitles of each channel go beside the WAVs (game.vtt, game.host.vtt)."""
     from narrator.audio.subtitles import vtt_path_for
     from narrator.cli.errors import FAILED, check_writable, one_line
-    from narrator.cli.game_cmds import print_line
+    from narrator.cli.printed import print_line
     from narrator.narration import render_scenario
     from narrator.voice import MissingPiece, VoiceError
 

@@ -116,7 +116,7 @@ class Game:
             return refusal
         refusal = self.outside_table(answer) or refusal
         if refusal is not None and refusal.code == "seat.not_selectable":
-            return self.why_not(refusal)
+            return self.why_not(refusal, prompt.kind)
         return refusal
 
     def outside_table(self, answer: Answer) -> Refusal | None:
@@ -125,11 +125,14 @@ class Game:
         wrong = next((x for x in named_seats(answer) if not 1 <= x <= players), None)
         return None if wrong is None else refuse("seat.no_such", seat=wrong, n=players)
 
-    def why_not(self, refusal: Refusal) -> Refusal:
-        """A seat on the table that cannot be chosen here: say it is out of the game when it is."""
+    def why_not(self, refusal: Refusal, kind: str = "") -> Refusal:
+        """A seat on the table that cannot be chosen here: say it is out of the game when it is, or (the
+        piper) that it is charmed already."""
         seat = refusal.values["seat"]
         if isinstance(seat, int) and seat not in self.state.alive:
             return refuse("seat.dead", seat=seat)
+        if kind == "piper.charm" and seat in self.state.charmed:
+            return refuse("piper.already_charmed", seat=seat)
         return refusal
 
     @classmethod

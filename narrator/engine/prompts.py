@@ -79,6 +79,8 @@ class Prompt:
             if s not in self.seats:
                 if s == self.actor and self.role is not None:
                     return self_refusal(self.kind, self.role)
+                if self.kind == "sheriff.withdraw":
+                    return refuse("sheriff.not_candidate", seat=s)
                 return refuse("seat.not_selectable", seat=s)
         if n < self.min_seats:
             if self.min_seats == self.max_seats:

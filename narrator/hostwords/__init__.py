@@ -40,11 +40,12 @@ from narrator.engine.answers import (
 )
 from narrator.engine.prompts import ANSWER_SLUGS
 from narrator.engine.refusals import refuse
+from narrator.numbers import chinese_number
 
 from . import _lexicon as lex
 from ._errors import Ambiguous, NotUnderstood, Unlike
 from ._numeric import MAX_SEAT, read_ballots, read_seats, read_self_explode, read_vote_result
-from ._text import Char, clean, zh_number
+from ._text import Char, clean
 from ._verbal import read_cards, read_direction, read_pass, read_take_card, read_yesno
 from .rules_words import rules_request
 
@@ -112,8 +113,8 @@ def parse(text: str, accepts: Iterable[type]) -> Answer:
 
 
 def _seat_words(max_seat: int) -> list[str]:
-    words = [f"{zh_number(n)}号" for n in range(1, max_seat + 1)]
-    words += [zh_number(n) for n in range(1, max_seat + 1)]
+    words = [f"{chinese_number(n)}号" for n in range(1, max_seat + 1)]
+    words += [chinese_number(n) for n in range(1, max_seat + 1)]
     # 号 on its own too: Vosk may only know it as a separate word ("七 号").
     return [*words, "号", "幺号", "幺", *(("两号", "两") if max_seat >= 2 else ())]
 

@@ -31,7 +31,6 @@ DIGITS: dict[str, int] = {
     "零": 0, "〇": 0, "一": 1, "幺": 1, "二": 2, "两": 2, "三": 3, "四": 4,
     "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
 }  # fmt: skip
-_ZH = "零一二三四五六七八九"
 
 
 def to_simplified(text: str) -> str:
@@ -54,13 +53,6 @@ def clean(text: str) -> tuple[Char, ...]:
             out.append(Char(ch, gap))
             gap = ""
     return tuple(out)
-
-
-def zh_number(n: int) -> str:
-    """How a seat number is said: 7 -> 七, 12 -> 十二, 20 -> 二十 (1 ≤ n ≤ 99)."""
-    tens, ones = divmod(n, 10)
-    head = "" if tens == 0 else "十" if tens == 1 else _ZH[tens] + "十"
-    return head + (_ZH[ones] if ones or not head else "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,19 +16,11 @@ from narrator.engine.refusals import Refusal
 from narrator.engine.roles import Role
 from narrator.judge.lines import Line
 from narrator.judge.readings import reading
+from narrator.numbers import chinese_number
 from narrator.zh import LANGS as LANGS  # re-exported: the scripts a game can be played in
 from narrator.zh import to_script
 
-_DIGITS = "零一二三四五六七八九"
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
-
-
-def chinese_number(n: int) -> str:
-    """1 → 一, 10 → 十, 12 → 十二, 20 → 二十 (seats and vote counts stay below 100)."""
-    if n < 10:
-        return _DIGITS[n]
-    tens, ones = divmod(n, 10)
-    return ("" if tens == 1 else _DIGITS[tens]) + "十" + (_DIGITS[ones] if ones else "")
 
 
 def spoken_number(n: int) -> str:
@@ -246,5 +238,5 @@ def _texts(value: Any) -> Iterable[str]:
 @cache
 def _load(lang: str) -> dict[str, Any]:
     text = resources.files("narrator.data").joinpath(f"script.{lang}.yaml").read_text(encoding="utf-8")
-    data: dict[str, Any] = yaml.safe_load(text)
+    data: dict[str, Any] = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml: 10x
     return data

@@ -18,10 +18,21 @@ class First:
         self.queue: queue.Queue[Heard | None] = queue.Queue()
         for ear in self.ears:
             ear.attach(self.queue)
+        self._asked: tuple[Prompt, int] | None = None
 
     def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None:
-        # Speech heard for the previous prompt (decoded with its grammar) does not answer this one;
-        # typed lines and keys are kept: a host may type ahead.
+        if self._asked is None or self._asked[0] is not prompt or self._asked[1] != max_seat:
+            self._asked = (prompt, max_seat)
+            self._drain()
+        context = Context(prompt, max_seat, time.monotonic())
+        for ear in self.ears:
+            ear.begin(context)
+        return take(self.queue, timeout_s, lambda: all(e.closed.is_set() for e in self.ears))
+
+    def _drain(self) -> None:
+        """A new prompt: speech heard for the previous one (decoded with its grammar) does not answer it;
+        typed lines and keys are kept (a host may type ahead). Asked again for the same prompt (a loop
+        polling in short slices), nothing is dropped."""
         kept: list[Heard | None] = []
         while True:
             try:
@@ -32,10 +43,6 @@ class First:
                 kept.append(item)
         for item in kept:
             self.queue.put(item)
-        context = Context(prompt, max_seat, time.monotonic())
-        for ear in self.ears:
-            ear.begin(context)
-        return take(self.queue, timeout_s, lambda: all(e.closed.is_set() for e in self.ears))
 
     def hold_off(self, until_s: float) -> None:
         for ear in self.ears:

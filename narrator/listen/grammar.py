@@ -22,7 +22,7 @@ import yaml
 from narrator.engine.answers import Ballots, Seats, SelfExplode, VoteResult
 from narrator.engine.prompts import ANSWER_SLUGS, Prompt
 from narrator.hostwords import phrases
-from narrator.hostwords._text import zh_number
+from narrator.numbers import chinese_number as zh_number
 
 GRAMMARS_DIR = Path(__file__).resolve().parents[2] / "grammars"
 UNK = "[unk]"

@@ -103,12 +103,14 @@ def espeak(text: str, voice: str) -> np.ndarray:
         rate = w.getframerate()
         x = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.float32) / 32768.0
     n = round(len(x) * SAMPLE_RATE / rate)
-    return np.interp(np.arange(n) * rate / SAMPLE_RATE, np.arange(len(x)), x).astype(np.float32)
+    clip: np.ndarray = np.interp(np.arange(n) * rate / SAMPLE_RATE, np.arange(len(x)), x).astype(np.float32)
+    return clip
 
 
 def night_bed16() -> np.ndarray:
     from narrator.audio import SAMPLE_RATE as BED_RATE
-    from narrator.audio.beds import load_sounds, resample
+    from narrator.audio.beds import load_sounds
+    from narrator.voice.pcm import resample
 
     return resample(load_sounds()["night"], BED_RATE, SAMPLE_RATE).astype(np.float32)
 

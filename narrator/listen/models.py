@@ -184,7 +184,7 @@ def install(target: Path, *, url: str = MODEL_URL, from_zip: Path | None = None,
 
 def remove(name: str, dirs: Iterable[Path] | None = None) -> list[Path]:
     """Delete every copy of model `name`, complete or not; the folders removed."""
-    gone = []
+    gone: list[Path] = []
     if not name or "/" in name or "\\" in name or name in (".", ".."):
         return gone
     for d in model_dirs() if dirs is None else dirs:
@@ -202,8 +202,9 @@ def model_problems(dirs: Iterable[Path] | None = None, *, check_vocabulary: bool
     if folder is None:
         broken = [d / MODEL_NAME for d in places if (d / MODEL_NAME).exists()]
         if broken:
+            where = broken[0].parent
             return [Problem(f"the speech model in {broken[0]} is incomplete (no am/final.mdl)",
-                            f"narrator model remove --dir {broken[0].parent} && narrator model install --dir {broken[0].parent}")]
+                            f"narrator model remove --dir {where} && narrator model install --dir {where}")]
         return [Problem(f"the Chinese speech model {MODEL_NAME} is not installed (looked in "
                         f"{', '.join(str(p) for p in places)})", "narrator model install")]
     try:

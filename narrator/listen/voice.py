@@ -43,6 +43,11 @@ class VoiceEar(QueueEar):
         """Called with the end-of-speech time as soon as the VAD decides (for latency measurements)."""
 
     def begin(self, context: Context) -> None:
+        """Listen for this prompt. Asked again for the same prompt (a loop polling in short slices), the
+        utterance in progress goes on; a new prompt switches the grammar and drops it."""
+        current = self.context
+        if current is not None and current.prompt is context.prompt and current.max_seat == context.max_seat:
+            return
         self.recognizer.set_grammar(self.grammar.json_for(context.prompt, context.max_seat))
         with self._feed_lock:
             self._utt_start = None
@@ -50,8 +55,10 @@ class VoiceEar(QueueEar):
             self.context = context
 
     def hold_off(self, until_s: float) -> None:
+        """Deaf until `until_s` plus the echo tail; the latest call wins (inf while a line of unknown
+        length plays, then its real end)."""
         with self._feed_lock:
-            self._hold_until = max(self._hold_until, until_s)
+            self._hold_until = until_s
 
     def held(self, t: float) -> bool:
         return t < self._hold_until + self.tail_s

@@ -37,7 +37,8 @@ def read_wav(path: Path) -> np.ndarray:
     if rate != SAMPLE_RATE:
         n = round(len(x) * SAMPLE_RATE / rate)
         x = np.interp(np.arange(n) * rate / SAMPLE_RATE, np.arange(len(x)), x).astype(np.float32)
-    return x.astype(np.float32)
+    out: np.ndarray = x.astype(np.float32)
+    return out
 
 
 class FileEar(VoiceEar):

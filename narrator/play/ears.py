@@ -30,12 +30,13 @@ class GuardedEar:
     def __init__(self, ear: Ear, interrupts: Interrupts, *, poll_s: float = 0.2, retry_s: float = 2.0,
                  on_lost: Callable[[DeviceLost], None] | None = None,
                  on_back: Callable[[str], None] | None = None,
-                 on_pause: Callable[[], None] | None = None) -> None:
+                 on_pause: Callable[[], None] | None = None, now: Callable[[], float] = time.monotonic) -> None:
         self.ear, self.interrupts, self.poll_s, self.retry_s = ear, interrupts, poll_s, retry_s
-        self.on_lost, self.on_back, self.on_pause = on_lost, on_back, on_pause
+        self.on_lost, self.on_back, self.on_pause, self.now = on_lost, on_back, on_pause, now
         self.dialogue: Any = None
         """The dialogue listening through this ear: its `paused` tells when a Ctrl-C pause is over."""
         self._pause_sent = False
+        self._pushed: list[Heard] = []
         self._mic_down_since: float | None = None
         self._next_try = 0.0
 
@@ -47,8 +48,14 @@ class GuardedEar:
         closed = [getattr(e, "closed", None) for e in self.ears]
         return all(c is not None and c.is_set() for c in closed)
 
+    def push(self, heard: Heard) -> None:
+        """Hear `heard` again next (words the speech timer took that the dialogue must answer)."""
+        self._pushed.append(heard)
+
     def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None:
-        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        if self._pushed:
+            return self._pushed.pop(0)
+        deadline = None if timeout_s is None else self.now() + timeout_s
         while True:
             if self.interrupts.presses == 1 and not self._pause_sent:
                 self._pause_sent = True
@@ -59,7 +66,7 @@ class GuardedEar:
                 self._pause_sent = False
                 self.interrupts.resume()
             self.watch_mic()
-            left = None if deadline is None else deadline - time.monotonic()
+            left = None if deadline is None else deadline - self.now()
             wait = self.poll_s if left is None else max(0.0, min(self.poll_s, left))
             heard = self.ear.listen(prompt, max_seat, wait)
             if heard is not None:

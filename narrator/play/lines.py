@@ -22,7 +22,11 @@ def deal_line(script: Script, setup: Setup) -> Line:
 
 
 def start_words(script: Script) -> tuple[str, ...]:
-    return tuple(str(w) for w in script.data["play"]["start_words"])
+    """The words that start the game, in both scripts (a recogniser or keyboard may write either)."""
+    from narrator.judge.script import LANGS
+
+    words = [str(w) for lang in (script.lang, *LANGS) for w in Script(lang).data["play"]["start_words"]]
+    return tuple(dict.fromkeys(words))
 
 
 def doing(script: Script, prompt: Prompt) -> Pieces:

@@ -24,6 +24,7 @@ from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.mouth import DeviceLost, Mouth
 from narrator.session import Session
 
+SPEECH_KINDS = ("speech.end", "last_words.end")
 PAUSED = "Ctrl-C：已暂停。说或输入“继续”接着玩；再按一次 Ctrl-C 保存并退出。"
 
 
@@ -59,6 +60,8 @@ class Live:
     """s. How often a lost device is tried again."""
     sleep: Callable[[float], None] = time.sleep
     now: Callable[[], float] = time.monotonic
+    clock: Any = None
+    """The dialogue's clock (narrator.clock port); None: the system clock."""
     degraded: str | None = None
     """The device that is lost ("table" …), or None."""
     _next_retry: float = 0.0
@@ -114,7 +117,8 @@ class Live:
 
     def guarded(self) -> GuardedEar:
         return GuardedEar(self.ear, self.interrupts, poll_s=self.poll_s, retry_s=self.retry_s,
-                          on_lost=self._lost, on_back=self._back, on_pause=lambda: self.view.alert(PAUSED))
+                          on_lost=self._lost, on_back=self._back, on_pause=lambda: self.view.alert(PAUSED),
+                          now=self.now)
 
     def _back(self, which: str) -> None:
         self.view.alert(play_lines.message(self.script, "device_back",
@@ -167,7 +171,7 @@ class Live:
 
     def _run(self, resumed: bool) -> Outcome:
         ear = self.guarded()
-        dialogue = Dialogue(self.session, ear, self.say_line, _Clock(), self.config)
+        dialogue = Dialogue(self.session, ear, self.say_line, self.clock or _Clock(), self.config)
         ear.dialogue = dialogue
         if not self.session.answers:
             self.wait_for_start(ear)
@@ -179,8 +183,51 @@ class Live:
             self.speak(lines)
             if self.session.over:
                 return Outcome(0, "over")
+            if self.timed_speech(ear, dialogue):
+                continue
             if dialogue.answer(lines) is None and not self.session.over:
                 raise InputEnded()
+
+    def timed_speech(self, ear: GuardedEar, dialogue: Dialogue) -> bool:
+        """A speech or last words, timed when the mouth has a conductor: `speech_seconds`, the 15 s cue,
+        时间到; 过 ends it early, 暂停 / 继续 stop and restart the clock. True when the speech was answered
+        here (过 or time up); other words (N号自爆, 撤销 …) end the timer and go to the dialogue."""
+        prompt = self.session.prompt
+        conductor = getattr(self.mouth, "conductor", None)
+        if prompt is None or prompt.kind not in SPEECH_KINDS or conductor is None:
+            return False
+        from narrator.audio.timer import SpeechTimer
+        from narrator.engine.answers import Pass
+        from narrator.hostwords import NotUnderstood, parse
+
+        timer = SpeechTimer.for_script(conductor, self.script, self.session.setup.rules.speech_seconds)
+        other: list[Heard] = []
+
+        def next_command(timeout_s: float | None) -> Any:
+            heard = ear.listen(prompt, self.session.setup.players, timeout_s)
+            if heard is None:
+                if ear.ended():
+                    raise InputEnded()
+                return None
+            self.view.heard(heard)
+            control = dialogue.pack.control(heard.text.strip())
+            if control in ("pause", "resume"):
+                return control
+            try:
+                if isinstance(parse(heard.text, frozenset({Pass})), Pass):
+                    return "pass"
+            except NotUnderstood:
+                pass
+            other.append(heard)
+            return "pass"
+
+        timer.run(next_command)
+        self.speak([])
+        if other:
+            ear.push(other[0])
+            return False
+        self.session.submit(Pass())
+        return True
 
 
 class _Clock:

@@ -12,13 +12,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from narrator.judge.lines import Line
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    import numpy as np
+
+    from narrator.audio.mixer import Mixer
     from narrator.audio.pacing import PauseSpec
     from narrator.audio.playback import OutputConfig, Player
+    from narrator.clock import Clock
     from narrator.voice import Speaker
 
 log = logging.getLogger(__name__)
@@ -64,58 +71,67 @@ class PrintMouth:
 
 
 class AudioMouth:
-    """Speaks through a `Player` (one long-lived stream per channel, the bed under the lines)."""
+    """Speaks through the Conductor (the timing core: the fair night shape, table / host scheduling, holds)
+    onto a `Player` (one long-lived stream per channel, the bed under the lines)."""
 
-    def __init__(self, speaker: Speaker, make_player: Callable[[], Player], printer: Printer,
-                 offline: Speaker | None = None) -> None:
+    def __init__(self, speaker: Speaker, make_player: Callable[[Mixer | None], Player], printer: Printer,
+                 offline: Speaker | None = None, *, seed: int = 0, pacing: Mapping[str, PauseSpec] | None = None,
+                 clock: Clock | None = None) -> None:
+        from narrator.audio.conductor import Conductor
+        from narrator.audio.pacing import load_line_classes, load_night1
+        from narrator.clock import SystemClock
+
         self.speaker, self.offline, self.printer = speaker, offline, printer
         self._make_player = make_player
         self.player: Player | None = None
         self.fallbacks = 0
         """Lines that the cache lacked and the offline voice spoke instead."""
+        self.conductor: Conductor | None = None
         self.reopen_or_raise()
+        assert self.player is not None
+        on_host = None if self.player.has_host_output else printer
+        self.conductor = Conductor(self.player.mixer, clock or SystemClock(), self.clip, seed=seed, pacing=pacing,
+                                   night1=load_night1(), line_classes=load_line_classes(), player=self.player,
+                                   on_host=on_host)
 
     def reopen_or_raise(self) -> None:
+        mixer = self.player.mixer if self.player is not None else getattr(self, "_mixer", None)
         try:
-            self.player = self._make_player()
-            self.player.start()
+            self.player = self._make_player(mixer)
+            self._mixer = self.player.mixer
+            # Not waiting for the device to report it consumes: the first line is queued at once and
+            # starts the moment the stream runs.
+            self.player.start(ready_timeout_s=None)
         except Exception as exc:  # PortAudioError, OSError: a device that is not there
             self.player = None
             raise DeviceLost("table", str(exc)) from exc
+        if self.conductor is not None:
+            self.conductor.player = self.player
 
-    def clip(self, line: Line) -> object:
-        from narrator.voice import MissingPiece, VoiceError
-
-        try:
-            return self.speaker.line(line)
-        except (MissingPiece, VoiceError) as exc:
-            if self.offline is None:
-                raise
-            self.fallbacks += 1
-            log.warning("voice cache lacks a piece of %r (%s): the offline voice says it", line.text, exc)
-            return self.offline.line(line)
+    def clip(self, line: Line) -> np.ndarray:
+        clip, fell_back = voice_line(self.speaker, self.offline, line)
+        self.fallbacks += fell_back
+        return clip
 
     def say(self, line: Line) -> None:
-        import numpy as np
-
         if line.to == "all":
             self.printer(line)
         if self.player is None:
             if line.to == "host":
                 self.printer(line)
             raise DeviceLost("table", "not open")
-        clip = self.clip(line)
-        assert isinstance(clip, np.ndarray)
+        assert self.conductor is not None
         try:
-            self.player.say(line, clip)
+            self.conductor.say([line])
         except Exception as exc:
             raise DeviceLost("host" if line.to == "host" else "table", str(exc)) from exc
 
     def heard(self) -> None:
         if self.player is None:
             raise DeviceLost("table", "not open")
+        assert self.conductor is not None
         try:
-            self.player.wait_drained()
+            self.conductor.ready()
         except Exception as exc:
             raise DeviceLost("table", str(exc)) from exc
 
@@ -136,27 +152,44 @@ class AudioMouth:
             self.player = None
 
 
-def scaled_pacing(pace: float) -> dict[str, PauseSpec]:
+def voice_line(speaker: Speaker, offline: Speaker | None, line: Line) -> tuple[np.ndarray, bool]:
+    """The line in the game's voice; a piece its cache lacks (or a voice that fails) makes the offline
+    voice say the whole line instead. Returns the clip and whether it fell back."""
+    from narrator.voice import MissingPiece, VoiceError
+
+    try:
+        return speaker.line(line), False
+    except (MissingPiece, VoiceError) as exc:
+        if offline is None:
+            raise
+        log.warning("voice cache lacks a piece of %r (%s): the offline voice says it", line.text, exc)
+        return offline.line(line), True
+
+
+def scaled_pacing(pace: float) -> dict[str, PauseSpec] | None:
     """The pacing table with every pause multiplied by `pace` (1: as written; 0.5: a brisk game)."""
     from dataclasses import replace
 
     from narrator.audio.pacing import load_pacing
 
+    if pace == 1.0:
+        return None
     return {name: replace(spec, low_s=spec.low_s * pace, high_s=spec.high_s * pace,
                           mode_s=None if spec.mode_s is None else spec.mode_s * pace)
             for name, spec in load_pacing().items()}
 
 
-def player_factory(table: OutputConfig, host: OutputConfig | None, seed: int,
-                   pace: float = 1.0) -> Callable[[], Player]:
-    from narrator.audio.beds import load_sounds
+def player_factory(table: OutputConfig, host: OutputConfig | None,
+                   cache_root: Path | None = None) -> Callable[[Mixer | None], Player]:
+    """Players on the same devices; a reopened one keeps the mixer (its bed and queues) of the last."""
     from narrator.audio.mixer import Mixer
-    from narrator.audio.pacing import Pacer
     from narrator.audio.playback import Player
+    from narrator.play.sounds import cached_sounds
+    from narrator.voice import default_cache_dir
 
-    pacer = Pacer(seed, scaled_pacing(pace))
+    sounds = cached_sounds(cache_root or default_cache_dir(None).parent)
 
-    def make() -> Player:
-        return Player(Mixer(load_sounds()), table, host, pacer=pacer)
+    def make(mixer: Mixer | None) -> Player:
+        return Player(mixer or Mixer(sounds), table, host)
 
     return make

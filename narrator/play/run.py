@@ -3,6 +3,8 @@ console; then the loop, and what happens when it stops (the recap, or the `resum
 
 from __future__ import annotations
 
+import contextlib
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,6 +92,15 @@ class Wiring:
 
     def ear(self, players: int) -> Any:
         """Every input asked for, started (the ear's own adapters); the first complete answer wins."""
+        if "voice" not in self.inputs:  # keys and typed text only: no speech decoder to load
+            import sys
+
+            from narrator.listen.first import First
+            from narrator.listen.keypad import KeypadEar
+            from narrator.listen.text import TextEar
+
+            ears: list[Any] = [KeypadEar()] if "keypad" in self.inputs else []
+            return First([*ears, *([TextEar(sys.stdin)] if "text" in self.inputs else [])])
         from narrator.listen.setup import EarOptions, ListenError, open_ear
 
         opts = EarOptions(voice="voice" in self.inputs, mic=None if self.mic == "default" else self.mic,
@@ -105,7 +116,7 @@ class Wiring:
         if self.table == "none":
             return PrintMouth(printer)
         from narrator.audio.playback import OutputConfig
-        from narrator.play.mouth import AudioMouth, player_factory
+        from narrator.play.mouth import AudioMouth, player_factory, scaled_pacing
         from narrator.voice import (
             EspeakVoice,
             Speaker,
@@ -132,7 +143,8 @@ class Wiring:
         table = OutputConfig.parse(None if self.table == "default" else self.table)
         host = OutputConfig.parse(self.host) if self.host else None
         try:
-            return AudioMouth(speaker, player_factory(table, host, seed, self.pace), printer, offline=offline)
+            make = player_factory(table, host, default_cache_dir(self.cache_dir).parent)
+            return AudioMouth(speaker, make, printer, offline=offline, seed=seed, pacing=scaled_pacing(self.pace))
         except DeviceLost as exc:
             raise StartProblem(f"打不开桌上的音箱 {self.table!r}：{exc.why}") from exc
 
@@ -147,24 +159,66 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
              console: Console | None = None) -> Outcome:
     """Play until the game ends, the input ends or the host quits; then the recap or the resume command."""
     console = console or Console(highlight=False, soft_wrap=True)
-    view = HostConsole(console, live=wiring.live_console if wiring.live_console is not None else False)
-    mouth = wiring.mouth(console, session.seed, session.lang)
+    view = HostConsole(console, live=wiring.live_console)  # None: the live panel on a terminal only
+    from concurrent.futures import ThreadPoolExecutor
+
     from narrator.listen.dialogue import DialogueConfig
 
-    live = Live(session, mouth, wiring.ear(session.setup.players), view=view,
-                config=DialogueConfig(pack=wiring.pack))
-    view.start()
-    try:
-        outcome = live.run(resumed=resumed)
-    finally:
-        view.stop()
-        mouth.close()
+    # The ear (a speech model takes seconds to load) and the mouth (voice, sounds, streams) start side by
+    # side; the judge's first line waits only for the mouth.
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="narrator-start") as pool:
+        ear_job = pool.submit(wiring.ear, session.setup.players)
+        mouth_job = pool.submit(wiring.mouth, console, session.seed, session.lang)
+        try:
+            mouth = mouth_job.result()
+        except BaseException:
+            _close_when_done(ear_job)
+            raise
+        # The judge starts speaking (the cards to deal) while the ear may still be loading.
+        ear = LazyEar(ear_job)
+        live = Live(session, mouth, ear, view=view, config=DialogueConfig(pack=wiring.pack))
+        view.start()
+        try:
+            outcome = live.run(resumed=resumed)
+        finally:
+            view.stop()
+            mouth.close()
+            ear.close()
     if outcome.code == 0:
         finish(session, saved, console)
     else:
         why = {3: "输入结束了", 130: "已暂停退出"}.get(outcome.code, outcome.reason)
         console.print(f"{why}，游戏已保存。继续这局：[bold]{saved.resume_command}[/bold]")
     return outcome
+
+
+class LazyEar:
+    """The ear being opened on another thread: the first use waits for it (and raises its StartProblem)."""
+
+    def __init__(self, job: Future[Any]) -> None:
+        self.job = job
+
+    @property
+    def ready(self) -> Any:
+        return self.job.result()
+
+    @property
+    def ears(self) -> list[Any]:
+        return list(getattr(self.ready, "ears", None) or [self.ready])
+
+    def listen(self, prompt: Any, max_seat: int, timeout_s: float | None = None) -> Any:
+        return self.ready.listen(prompt, max_seat, timeout_s)
+
+    def hold_off(self, until_s: float) -> None:
+        self.ready.hold_off(until_s)
+
+    def close(self) -> None:
+        _close_when_done(self.job)
+
+
+def _close_when_done(job: Any) -> None:
+    with contextlib.suppress(BaseException):  # an ear that failed to open: its problem is reported already
+        job.result().close()
 
 
 def finish(session: Session, saved: SavedGame, console: Console) -> None:

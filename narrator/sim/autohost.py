@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from narrator.engine.answers import (
     Answer,
@@ -22,6 +23,10 @@ from narrator.engine.game import Game
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import WOLF_CARDS, Role
 from narrator.engine.rules import Setup
+
+if TYPE_CHECKING:
+    from narrator.journal import JournalStore
+    from narrator.session import Session
 
 
 @dataclass
@@ -81,8 +86,8 @@ class AutoHost:
                     return SelfExplode(rng.choice(wolves))
             return Pass()
         kind = prompt.kind
-        if kind.endswith(".identify"):
-            return self.identify(Role(kind.removesuffix(".identify")))
+        if kind.endswith(".identify") and prompt.role is not None:
+            return self.identify(prompt.role)
         if kind == "thief.cards":
             return Cards(self.deal.buried)
         if kind == "thief.choose":
@@ -124,14 +129,18 @@ class AutoHost:
         raise AssertionError(f"no legal answer found for {prompt.kind}: {prompt}")
 
 
-def play_random(setup: Setup, seed: int, *, max_answers: int = 5000) -> Game:
-    """One complete game with a random deal and random legal answers."""
+def play_random(setup: Setup, seed: int, *, store: JournalStore | None = None, max_answers: int = 5000) -> Session:
+    """One complete game through a Session (journaled into `store` when given): a random deal and random
+    legal answers. The judge's lines are not taken (a Session renders them only when asked)."""
+    from narrator.session import Session
+
     rng = random.Random(seed)
     host = AutoHost(Deal.shuffle(setup, rng), rng)
-    game = Game(setup, seed)
+    session = Session(setup, seed, store=store)
+    game = session.game
     for _ in range(max_answers):
         prompt = game.prompt
         if prompt is None:
-            return game
-        game.answer(host.answer(game, prompt))
+            return session
+        session.submit(host.answer(game, prompt))
     raise RuntimeError(f"game {seed} did not end after {max_answers} answers")

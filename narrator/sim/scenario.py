@@ -26,17 +26,17 @@ import yaml
 
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Cards, Pass, TakeCard
-from narrator.engine.game import Game, Rejected
-from narrator.engine.refusals import Refusal
+from narrator.engine.game import Game
+from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Role, role_named
 from narrator.engine.rules import Setup, SetupError
-from narrator.engine.state import State
-from narrator.hostwords import NotUnderstood, parse, rules_request
+from narrator.hostwords import NotUnderstood, rules_request
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
 from narrator.judge.rules_talk import rules_lines
 from narrator.judge.script import Script
 from narrator.presets import make_setup
+from narrator.session import Refused, Session
 from narrator.sim.autohost import AutoHost, Deal
 from narrator.sim.checks import check_expectations
 from narrator.sim.expectations import answer_problems, expect_problems
@@ -155,6 +155,8 @@ class Run:
     out: Output = field(default_factory=Output)
     answer_no: int = 0
     """The number (from 1, in the file) of the answer being handled: errors about an answer name it."""
+    session: Session | None = None
+    """The game being played (set by execute): read its game, answers and status afterwards."""
 
     def __post_init__(self) -> None:
         if self.judge is None:
@@ -185,12 +187,12 @@ class Run:
         if self.on_record:
             self.on_record(item)
 
-    def refused(self, kind: str, words: str, refusal: Refusal, wanted: object, understood: bool) -> Output | None:
+    def refused(self, words: str, result: Refused, wanted: object) -> Output | None:
         """The judge tells the host why `words` were not taken; a failure unless the scenario expected it
         (`wanted`: the refusal's code, or part of its line in the game's script)."""
-        line = self.said_by.script.refusal(refusal)
+        kind, refusal, line = result.kind, result.refusal, result.line
         if wanted is None:
-            how = "was refused" if understood else "cannot be understood"
+            how = "was refused" if result.understood else "cannot be understood"
             return self.fail(2, f"answer {self.answer_no} ({kind}): {words!r} {how} ({refusal.code}): {line.text}")
         if str(wanted) != refusal.code and not holds(line.text, str(wanted), self.lang):
             return self.fail(1, f"answer {self.answer_no} ({kind}): refused for {line.text!r} ({refusal.code}), "
@@ -199,97 +201,95 @@ class Run:
         self.record({"event": "refused", "kind": kind, "code": refusal.code, "reason": line.text})
         return None
 
+    def say(self, session: Session) -> None:
+        """Everything the judge says up to the prompt now: each event's lines, then the event itself."""
+        for what, lines in session.take():
+            for line in lines:
+                self.emit_line(line)
+            if not isinstance(what, Prompt):
+                self.record(event_record(what))
+
     def execute(self) -> Output:
         sc = self.scenario
-        game = Game(sc.setup, sc.seed)
+        session = self.session = Session(sc.setup, sc.seed, lang=self.lang)
         host = AutoHost(sc.deal, random.Random(sc.seed))
-        shadow = State()
-        seen = 0
         queue = iter(sc.answers)
         pending = next(queue, None)
         number = 1  # pending's number in the file
         while True:
-            for event in game.journal[seen:]:
-                shadow.apply(event)
-                for line in self.said_by.event_lines(event, shadow):
-                    self.emit_line(line)
-                self.record(event_record(event))
-            seen = len(game.journal)
-            prompt = game.prompt
+            self.say(session)
+            prompt = session.prompt
             if prompt is None:
                 break
-            for line in self.said_by.prompt_lines(prompt, shadow):
-                self.emit_line(line)
             if self.on_wait:
                 self.on_wait(prompt.kind)
             if pending is not None and pending[0] == "rules":  # J1: a rules question, at any prompt
-                failed = self.explain(pending[1], pending[2].get("refused"), shadow)
+                _, words, extra = pending
                 pending = next(queue, None)
+                self.answer_no, number = number, number + 1
+                failed = self.explain(session, words, extra.get("refused"))
                 if failed is not None:
                     return failed
                 continue
             if pending is not None and pending[0] == prompt.kind:
-                kind, words, extra = pending
+                _, words, extra = pending
                 pending = next(queue, None)
                 self.answer_no, number = number, number + 1
                 if self.on_answer:
-                    self.on_answer(kind, words, None)
+                    self.on_answer(prompt.kind, words, None)
                 wanted = extra.get("refused")
-                try:
-                    answer: Answer = parse(words, prompt.accepts)
-                except NotUnderstood as exc:
-                    # Words this prompt cannot take at all ("5号自爆" where self-explosion is off) are refused
-                    # by the judge like an illegal answer: with a reason, and nothing changes.
-                    failed = self.refused(kind, words, exc.refusal, wanted, understood=False)
+                # Words this prompt cannot take at all ("5号自爆" where self-explosion is off) are refused by
+                # the judge like an illegal answer: with a reason, and nothing changes.
+                result = session.submit(words)
+                if isinstance(result, Refused):
+                    failed = self.refused(words, result, wanted)
                     if failed is not None:
                         return failed
-                    continue
-                result = game.answer(answer)
-                if isinstance(result, Rejected):
-                    failed = self.refused(kind, words, result.refusal, wanted, understood=True)
-                    if failed is not None:
-                        return failed
+                    for line in session.repeat_lines():  # and asks again
+                        self.emit_line(line)
                 elif wanted is not None:
-                    return self.fail(1, f"answer {self.answer_no} ({kind}): {words!r} was accepted, "
+                    return self.fail(1, f"answer {self.answer_no} ({prompt.kind}): {words!r} was accepted, "
                                      f"expected it refused ({wanted})")
-                self._track_thief(host, answer, game)
+                else:
+                    self._track_thief(host, session.answers[-1][1], session.game)
                 continue
-            auto = self.auto_answer(host, game)
+            auto = self.auto_answer(host, prompt)
             if auto is not None:
                 if self.on_answer:
                     self.on_answer(prompt.kind, None, auto)
-                if isinstance(game.answer(auto), Rejected):  # e.g. a face-down pair the house rules forbid
+                if isinstance(session.submit(auto), Refused):  # e.g. a face-down pair the house rules forbid
                     return self.fail(2, f"{prompt.kind}: the deal's own answer {auto} was refused")
                 continue
             if pending is not None:
                 return self.fail(2, f"answer {number}: the scenario answers {pending[0]}, but the game asks "
                                  f"{prompt.kind}")
             if sc.expect.get("awaiting") == prompt.kind:
-                return self.check(game)
+                return self.check(session.game)
             self.record({"event": "awaiting", "kind": prompt.kind})
             return self.fail(3, f"answers ran out; the game asks {prompt.kind}")
         if pending is not None:
             return self.fail(2, f"the game ended but answers remain, from answer {number} ({pending[0]})")
-        return self.check(game)
+        return self.check(session.game)
 
-    def explain(self, words: str, wanted: object, shadow: State) -> Output | None:
+    def explain(self, session: Session, words: str, wanted: object) -> Output | None:
         """`[rules, 规则 女巫]`: the judge explains a rule (by day to the table, at night to the host only)."""
+        state = session.game.state
+        night = state.night > state.day
         try:
             topic = rules_request(words)
         except NotUnderstood as exc:
-            return self.refused("rules", words, exc.refusal, wanted, understood=False)
+            line = self.said_by.script.refusal(exc.refusal)
+            kind = session.prompt.kind if session.prompt is not None else ""
+            return self.refused(words, Refused(kind, exc.refusal, line, understood=False), wanted)
         if topic is None:
-            return self.fail(2, f"rules: {words!r} is not a rules request (say 规则 …)")
-        night = shadow.night > shadow.day
+            return self.fail(2, f"answer {self.answer_no} (rules): {words!r} is not a rules request (say 规则 …)")
         for line in rules_lines(self.scenario.setup, topic, self.lang, night=night):
             self.emit_line(line)
         return None
 
-    def auto_answer(self, host: AutoHost, game: Game) -> Answer | None:
-        prompt = game.prompt
-        assert prompt is not None
-        if prompt.kind.endswith(".identify"):
-            return host.identify(Role(prompt.kind.removesuffix(".identify")))
+    def auto_answer(self, host: AutoHost, prompt: Prompt) -> Answer | None:
+        if prompt.kind.endswith(".identify") and prompt.role is not None:
+            return host.identify(prompt.role)
         if prompt.kind == "thief.cards":
             return Cards(self.scenario.deal.buried)
         if prompt.kind in AUTO_KINDS:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Coroutine
 from typing import Any
 
-from narrator.voice.base import Audio, VoiceSettings, VoiceUnavailable
+from narrator.voice.base import Audio, VoiceError, VoiceSettings, VoiceUnavailable
 from narrator.voice.pcm import decode_mp3
 
 DEFAULT_EDGE_VOICE = "zh-CN-YunyangNeural"
@@ -62,6 +62,13 @@ class EdgeVoice:
 
         try:
             mp3 = _run(asyncio.wait_for(self._stream(text), self.timeout_s))
+        except edge_tts.exceptions.NoAudioReceived as exc:
+            # The service answered and said nothing: it has no such voice (or refuses these settings).
+            # Falling back would speak in another voice than the one asked for: say so instead.
+            raise VoiceError(
+                f"edge-tts answered but sent no audio for voice {self.settings.voice!r}: it does not have that "
+                "voice, or refuses its --rate/--pitch/--volume (`edge-tts --list-voices` lists its voices)"
+            ) from exc
         except (aiohttp.ClientError, TimeoutError, OSError, edge_tts.exceptions.EdgeTTSException) as exc:
             # ClientConnectorError (DNS, refused, unreachable; a dead proxy), ServerTimeoutError (connect or
             # read timeout), WSServerHandshakeError (the service refused us, e.g. 403), WebSocketError,

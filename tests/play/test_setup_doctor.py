@@ -1,0 +1,83 @@
+"""`narrator setup` (non-interactive: every step by flags) and `narrator doctor` (each problem with its fix;
+the exit code says whether a game can start)."""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from narrator.cli.main import app
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "audio"))
+from audio_testkit import MonitorRecorder, tone_level
+
+QUIET = ["--yes", "--skip-voices", "--skip-model"]
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    assert "Traceback" not in result.output, result.output
+    return result.exit_code, result.output
+
+
+def config(home: Path) -> dict[str, object]:
+    return tomllib.loads((home / "config" / "config.toml").read_text(encoding="utf-8"))
+
+
+def test_setup_writes_the_config_and_is_safe_to_run_again(home: Path) -> None:
+    code, out = invoke("setup", *QUIET, "--no-test", "--table", "none", "--input", "text", "--backend", "espeak")
+    assert code == 0, out
+    assert config(home) == {"audio": {"table": "none", "host": "", "mic": "default"},
+                            "voice": {"backend": "espeak", "name": ""}, "game": {"lang": "zh-Hans", "input": "text"}}
+    code, out = invoke("setup", *QUIET, "--no-test", "--lang", "zh-Hant")
+    assert code == 0, out
+    again = config(home)
+    assert again["game"] == {"lang": "zh-Hant", "input": "text"} and again["audio"]["table"] == "none"  # type: ignore[index]
+
+
+def test_setup_reports_a_device_that_is_not_there(home: Path) -> None:
+    code, out = invoke("setup", *QUIET, "--no-test", "--input", "text", "--table", "no-such-speaker-xyz")
+    assert code == 1
+    assert "找不到设备 'no-such-speaker-xyz'" in out and "run `narrator setup` again" in out
+    code, out = invoke("setup", *QUIET, "--input", "telepathy")
+    assert code == 2 and "unknown input telepathy" in out
+
+
+def test_doctor_says_ready_or_each_problem_with_its_fix(home: Path) -> None:
+    code, out = invoke("doctor")
+    assert "no config at" in out and "fix: narrator setup" in out
+    invoke("setup", *QUIET, "--no-test", "--table", "none", "--input", "text", "--backend", "espeak")
+    code, out = invoke("doctor", "--cache-dir", str(home / "empty-cache"))
+    assert code == 0, out
+    assert "lines missing for zh-Hans" in out and "fix: narrator voices build --lang zh-Hans" in out
+    assert "ready for a game" in out
+    cfg = home / "config" / "config.toml"
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace('table = "none"', 'table = "no-such-speaker-xyz"'))
+    code, out = invoke("doctor")
+    assert code == 1 and "找不到设备 'no-such-speaker-xyz'" in out and "fix: narrator setup --table DEVICE" in out
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace('table = "no-such-speaker-xyz"', 'table = "none"')
+                   .replace('input = "text"', 'input = "voice,text"'))
+    code, out = invoke("doctor")
+    assert code == 1 and "fix: narrator model install" in out
+    cfg.write_text("[audio\ntable = 3")
+    code, out = invoke("doctor")
+    assert code == 1 and "not a readable TOML file" in out and "run `narrator setup`" in out
+
+
+@pytest.mark.slow
+def test_setup_plays_a_test_tone_on_each_chosen_speaker(pulse: object, home: Path) -> None:
+    room, host = MonitorRecorder("room.monitor"), MonitorRecorder("host.monitor")
+    try:
+        code, out = invoke("setup", *QUIET, "--table", "pulse:room", "--host", "pulse:host", "--input", "text")
+    finally:
+        heard_room, heard_host = room.stop(), host.stop()
+    assert code == 0, out
+    assert config(home)["audio"] == {"table": "pulse:room", "host": "pulse:host", "mic": "default"}
+    for heard in (heard_room, heard_host):
+        assert tone_level(heard, 880.0) > 0.1, tone_level(heard, 880.0)  # the tone is 0.3 full scale
+    assert np.abs(heard_room).max() > 0.05

@@ -1,0 +1,127 @@
+"""The day, timed by the live loop: each speech gets `speech_seconds`, "还剩十五秒" 15 s before the end and
+"时间到" at the end; 过 ends a speech early; 暂停 / 继续 stop and restart its clock. On a fake clock, through
+the real Conductor (no sound device: table lines are recorded when they would start)."""
+
+from __future__ import annotations
+
+import numpy as np
+from play_testkit import SCENARIOS
+
+from narrator.audio.conductor import Conductor
+from narrator.clock import FakeClock
+from narrator.judge.lines import Line
+from narrator.play.ears import Heard, InputEnded
+from narrator.play.loop import Live
+from narrator.play.scripted import host_script
+from narrator.session import Session
+from narrator.sim.scenario import Scenario
+
+
+class TimedMouth:
+    def __init__(self, clock: FakeClock) -> None:
+        self.heard_at: list[tuple[float, str]] = []
+        self.table: list[tuple[float, str]] = []
+        self.conductor = Conductor(None, clock, lambda line: np.zeros(2400 * len(line.text), np.float32),
+                                   seed=1, on_table=self.record, on_host=self.record)
+
+    def record(self, line: Line) -> None:
+        self.heard_at.append((self.conductor.now_s(), line.text))
+        if line.to == "all":
+            self.table.append(self.heard_at[-1])
+
+    def say(self, line: Line) -> None:
+        self.conductor.say([line])
+
+    def heard(self) -> None:
+        self.conductor.ready()
+
+    def reopen(self) -> bool:
+        return True
+
+    def close(self) -> None: ...
+
+
+class PacedEar:
+    """The host's words; a number is that many seconds of silence (the fake clock moves on)."""
+
+    def __init__(self, clock: FakeClock, script: list[str | float]) -> None:
+        self.clock, self.script = clock, list(script)
+
+    def listen(self, prompt: object, max_seat: int, timeout_s: float | None = None) -> Heard | None:
+        if not self.script:
+            raise InputEnded()
+        item = self.script[0]
+        if isinstance(item, str):
+            self.script.pop(0)
+            return Heard(item)
+        step = item if timeout_s is None else min(item, timeout_s)
+        self.clock.advance(step)
+        if item - step <= 1e-9:
+            self.script.pop(0)
+        else:
+            self.script[0] = item - step
+        return None
+
+    def hold_off(self, until_s: float) -> None: ...
+    def close(self) -> None: ...
+
+
+def test_speeches_are_timed_passed_and_paused() -> None:
+    scenario = Scenario.load(SCENARIOS / "010_parity_win.yaml")
+    scripted = host_script(scenario)
+    words: list[str | float] = ["开始", *scripted.utterances]
+    first = scripted.utterances.index("过")  # day 1: the night's victim's last words, then the speeches
+    # 200 s of silence: the last words and then 2号's speech both run to 时间到; 3号 pauses for 5 minutes,
+    # goes on, and ends with 过; the rest say 过 at once.
+    words[first + 1:first + 3] = [200.0, "暂停", 300.0, "继续", 10.0, "过"]
+    clock = FakeClock()
+    mouth = TimedMouth(clock)
+    session = Session(scripted.game.setup, scripted.game.seed)
+    live = Live(session, mouth, PacedEar(clock, words), now=clock.now, clock=clock, poll_s=0.5)
+    assert live.run().code == 0
+    assert session.game.journal == scripted.game.journal
+    said = mouth.heard_at
+    speech = [i for i, (_, text) in enumerate(said) if text.endswith("发言。") and text.startswith("请")]
+    start = said[speech[0]][0]
+    warn = next(t for t, text in said[speech[0]:] if text == "还剩十五秒。")
+    up = next(t for t, text in said[speech[0]:] if text == "时间到。")
+    seconds = session.setup.rules.speech_seconds
+    assert abs((warn - start) - (seconds - 15)) < 3.0  # measured from when "请N号发言" was heard
+    assert abs((up - start) - seconds) < 3.0
+    # The second speech lasted 5 minutes of pause plus 10 s: no 时间到 for it, and 过 ended it.
+    second_start = said[speech[1]][0]
+    third_start = said[speech[2]][0]
+    assert third_start - second_start > 300
+    assert not any(text == "时间到。" for t, text in said if second_start < t < third_start)
+
+
+
+def night_table(words: list[str | float], scripted: object) -> list[tuple[float, str]]:
+    clock = FakeClock()
+    mouth = TimedMouth(clock)
+    game = scripted.game  # type: ignore[attr-defined]
+    session = Session(game.setup, game.seed)
+    Live(session, mouth, PacedEar(clock, words), now=clock.now, clock=clock, poll_s=0.5).run()
+    table = mouth.table
+    start = next(i for i, (_, text) in enumerate(table) if text == "天黑请闭眼。")
+    end = next(i for i, (_, text) in enumerate(table) if text.startswith("天亮了"))
+    t0 = table[start][0]
+    return [(round(t - t0, 3), text) for t, text in table[start:end + 1]]
+
+
+def test_a_quick_host_and_a_slow_one_sound_the_same_at_night() -> None:
+    """Fair play through the loop: the host answering each night question after 0.2 s or after 5 s makes
+    no difference to when the table hears the night's lines (the step's drawn hold covers both)."""
+    scenario = Scenario.load(SCENARIOS / "010_parity_win.yaml")
+    scripted = host_script(scenario)
+    night = scripted.utterances[:scripted.utterances.index("没有")]  # night 1's answers, up to the election
+
+    def paced(delay: float) -> list[str | float]:
+        out: list[str | float] = ["开始"]
+        for word in night:
+            out += [delay, word]
+        return out + scripted.utterances[len(night):]
+
+    quick, slow = night_table(paced(0.2), scripted), night_table(paced(5.0), scripted)
+    assert [text for _, text in quick] == [text for _, text in slow]
+    assert quick == slow

@@ -1,0 +1,271 @@
+"""The journal: a codec for every answer and set-up, durable appends, and loads that refuse, never guess."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import typing
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from journal_drill import drive
+from test_properties import PRESETS, setups
+
+from narrator.engine import answers as a
+from narrator.engine.roles import Role
+from narrator.engine.rules import Setup
+from narrator.journal import (
+    FORMAT,
+    FileStore,
+    Header,
+    JournalError,
+    JournalStore,
+    MemoryStore,
+    decode,
+    decode_setup,
+    encode,
+    encode_setup,
+    load,
+)
+from narrator.presets import make_setup
+from narrator.session import Refused, Session
+from narrator.sim.autohost import AutoHost, Deal
+
+HERE = Path(__file__).parent
+
+
+def roundtrip_setup(setup: Setup) -> Setup:
+    return decode_setup(json.loads(json.dumps(encode_setup(setup))))
+
+
+def roundtrip(answer: a.Answer) -> a.Answer:
+    return decode(json.loads(json.dumps(encode(answer))))
+
+
+# ---- the codec ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_every_preset_round_trips(name: str) -> None:
+    setup = make_setup(name)
+    assert roundtrip_setup(setup) == setup
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=setups())
+def test_random_house_rules_round_trip(setup: Setup) -> None:
+    assert roundtrip_setup(setup) == setup
+
+
+seats = st.integers(-3, 25)
+roles = st.sampled_from(list(Role))
+ANSWERS: dict[type, st.SearchStrategy[a.Answer]] = {
+    a.Seats: st.builds(a.Seats, st.tuples(seats) | st.lists(seats, max_size=5).map(tuple)),
+    a.YesNo: st.builds(a.YesNo, st.booleans()),
+    a.Pass: st.just(a.Pass()),
+    a.SelfExplode: st.builds(a.SelfExplode, seats),
+    a.Cards: st.builds(a.Cards, st.lists(roles, max_size=3).map(tuple)),
+    a.TakeCard: st.builds(a.TakeCard, st.none() | roles),
+    a.Ballots: st.builds(a.Ballots, st.lists(st.tuples(seats, seats), max_size=12).map(tuple)),
+    a.VoteResult: st.builds(a.VoteResult, st.none() | seats, st.lists(seats, max_size=3).map(tuple)),
+    a.Direction: st.builds(a.Direction, st.sampled_from(("left", "right"))),
+}
+
+
+def test_the_codec_knows_every_answer_type() -> None:
+    assert set(ANSWERS) == set(typing.get_args(a.Answer))
+
+
+@settings(max_examples=300, deadline=None)
+@given(answer=st.one_of(*ANSWERS.values()))
+def test_every_answer_round_trips(answer: a.Answer) -> None:
+    assert roundtrip(answer) == answer
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_random_games_resume_from_their_journal(name: str) -> None:
+    """Every preset: games written through a Session (with undos) resume to the same game."""
+    for seed in range(3):
+        store = MemoryStore()
+        states: list[Session] = []
+        drive(store, 7919 * seed + len(name), states.append)
+        played = states[-1]
+        again = Session.resume(MemoryStore(store.read()))
+        assert again.answers == played.answers and again.game.journal == played.game.journal
+        assert (again.setup, again.seed, again.lang) == (played.setup, played.seed, played.lang)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"type": "seats", "seats": [1.5]}, {"type": "seats"}, {"type": "yes_no", "yes": 1}, {"type": "shrug"},
+     {"type": "cards", "roles": ["dragon"]}, {"type": "direction", "side": "up"}, {"seats": [1]}, [1],
+     {"type": "ballots", "votes": [[1, 2, 3]]}, {"type": "pass", "extra": 1}],
+)  # fmt: skip
+def test_bad_answers_are_refused(bad: object) -> None:
+    with pytest.raises(ValueError):
+        decode(bad)
+
+
+# ---- loading: refused with the line named ---------------------------------------------------------------
+
+
+def game_file(tmp_path: Path, answers: int = 12) -> tuple[Path, list[str], AutoHost]:
+    """A journal file of a real game after `answers` answers, its lines, and the host who answered."""
+    path = tmp_path / "game.jsonl"
+    setup = make_setup("12人预女猎白")
+    rng = random.Random(3)
+    host = AutoHost(Deal.shuffle(setup, rng), rng)
+    s = Session(setup, 3, store=FileStore(path))
+    for _ in range(answers):
+        assert s.prompt is not None
+        s.submit(host.answer(s.game, s.prompt))
+    s.close()
+    return path, path.read_text(encoding="utf-8").splitlines(), host
+
+
+def write(path: Path, lines: list[str], end: str = "\n") -> FileStore:
+    path.write_text("\n".join(lines) + end, encoding="utf-8")
+    return FileStore(path)
+
+
+def refused(store: JournalStore) -> JournalError:
+    with pytest.raises(JournalError) as info:
+        Session.resume(store)
+    return info.value
+
+
+def test_a_good_file_resumes(tmp_path: Path) -> None:
+    path, lines, _ = game_file(tmp_path)
+    s = Session.resume(FileStore(path))
+    assert len(lines) >= 12 and not s.warnings and s.prompt is not None
+    assert s.take_lines() and s.take_lines() == []  # the re-asked prompt, once
+
+
+def test_bad_json_is_refused_naming_the_line(tmp_path: Path) -> None:
+    path, lines, _ = game_file(tmp_path)
+    lines[4] = lines[4][:-3] + "!!}"
+    err = refused(write(path, lines))
+    assert err.line == 5 and "line 5" in str(err) and "JSON" in err.reason and str(path) in str(err)
+
+
+def test_an_unknown_answer_type_is_refused(tmp_path: Path) -> None:
+    path, lines, _ = game_file(tmp_path)
+    record = json.loads(lines[6])
+    record["answer"] = {"type": "telepathy"}
+    lines[6] = json.dumps(record)
+    err = refused(write(path, lines))
+    assert err.line == 7 and "telepathy" in err.reason
+
+
+def test_a_future_format_is_refused(tmp_path: Path) -> None:
+    path, lines, _ = game_file(tmp_path)
+    header = json.loads(lines[0])
+    header["narrator_journal"] = FORMAT + 1
+    lines[0] = json.dumps(header)
+    err = refused(write(path, lines))
+    assert err.line == 1 and f"format {FORMAT + 1}" in err.reason
+
+
+def test_a_file_that_is_no_journal_is_refused(tmp_path: Path) -> None:
+    err = refused(write(tmp_path / "notes.txt", ['{"hello": "world"}']))
+    assert err.line == 1 and "not a narrator journal" in err.reason
+    assert refused(write(tmp_path / "empty.jsonl", [], end="")).line == 0
+
+
+def test_answers_in_the_wrong_kind_order_are_refused(tmp_path: Path) -> None:
+    """Two answers swapped: the first of them meets a prompt of another kind; the load names its line."""
+    path, lines, _ = game_file(tmp_path, answers=20)
+    records = [json.loads(x) for x in lines[1:]]
+    i = next(i for i in range(len(records) - 1)
+             if "n" in records[i] and "n" in records[i + 1] and records[i]["kind"] != records[i + 1]["kind"])
+    records[i]["kind"], records[i + 1]["kind"] = records[i + 1]["kind"], records[i]["kind"]
+    records[i]["answer"], records[i + 1]["answer"] = records[i + 1]["answer"], records[i]["answer"]
+    err = refused(write(path, [lines[0], *(json.dumps(r) for r in records)]))
+    assert err.line == i + 2 and "diverged" in err.reason
+
+
+def test_numbers_out_of_order_and_stray_undos_are_refused(tmp_path: Path) -> None:
+    path, lines, _ = game_file(tmp_path)
+    record = json.loads(lines[3])
+    record["n"] += 1
+    assert refused(write(path, [*lines[:3], json.dumps(record), *lines[4:]])).line == 4
+    assert refused(write(path, [lines[0], '{"undo": 0}'])).line == 2
+
+
+def test_a_torn_last_line_is_dropped_with_a_warning_and_cut(tmp_path: Path) -> None:
+    path, lines, host = game_file(tmp_path)
+    store = write(path, [*lines, lines[-1][: len(lines[-1]) // 2]], end="")
+    s = Session.resume(store)
+    assert len(s.warnings) == 1 and f"line {len(lines) + 1}" in s.warnings[0]
+    assert path.read_text(encoding="utf-8").splitlines() == lines  # cut, so the next append starts clean
+    assert s.prompt is not None
+    assert not isinstance(s.submit(host.answer(s.game, s.prompt)), Refused)
+    store.close()
+    assert len(Session.resume(FileStore(path)).answers) == len(s.answers)
+
+
+def test_a_new_game_will_not_overwrite_a_journal(tmp_path: Path) -> None:
+    path, lines, _ = game_file(tmp_path)
+    with pytest.raises(JournalError, match="already holds a game"):
+        Session(make_setup("12人预女猎白"), store=FileStore(path))
+    assert path.read_text(encoding="utf-8").splitlines() == lines
+
+
+def test_the_header_names_setup_seed_and_language() -> None:
+    store = MemoryStore()
+    Session(make_setup("经典9人"), 42, lang="zh-Hant", store=store)
+    loaded = load(store)
+    assert loaded.header == Header(make_setup("经典9人"), 42, "zh-Hant") and loaded.answers == []
+
+
+# ---- kill -9 ------------------------------------------------------------------------------------------
+
+
+def expected_steps(seed: int) -> list[list[tuple[str, a.Answer]]]:
+    """The standing answers after each step of the drill's game with this seed."""
+    states: list[list[tuple[str, a.Answer]]] = []
+    drive(MemoryStore(), seed, lambda s: states.append(list(s.answers)))
+    return states
+
+
+def kill_and_load(tmp_path: Path, seed: int, rng: random.Random) -> None:
+    """Let the drill acknowledge a random number of steps, kill it a random moment later (while it writes
+    the next ones), then load: every acknowledged step is there, and at most the one under way."""
+    steps = expected_steps(seed)
+    path = tmp_path / f"drill-{seed}.jsonl"
+    child = subprocess.Popen([sys.executable, str(HERE / "journal_drill.py"), str(path), str(seed)],
+                             stdout=subprocess.PIPE, text=True)
+    assert child.stdout is not None
+    target = rng.randrange(len(steps) - 1)
+    acked = -1
+    while acked < target:
+        said = child.stdout.readline()
+        assert said.strip().isdigit(), f"the drill stopped early: {said!r}"
+        acked = int(said)
+    time.sleep(rng.uniform(0, 0.004))
+    os.kill(child.pid, signal.SIGKILL)
+    rest, _ = child.communicate()
+    told = [int(x) for x in rest.splitlines() if x != "END"]
+    last = told[-1] if told else acked  # the drill may even have finished: then it is all there
+    got = Session.resume(FileStore(path)).answers
+    assert got in (steps[last], *steps[last + 1 : last + 2]), f"seed {seed} killed after step {last}"
+
+
+def test_kill_9_loses_no_acknowledged_answer(tmp_path: Path) -> None:
+    rng = random.Random(2024)
+    for seed in range(6):
+        kill_and_load(tmp_path, seed, rng)
+
+
+@pytest.mark.slow
+def test_kill_9_at_many_moments(tmp_path: Path) -> None:
+    rng = random.Random(99)
+    for seed in range(100, 140):
+        kill_and_load(tmp_path, seed, rng)
