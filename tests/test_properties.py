@@ -48,6 +48,7 @@ from narrator.engine.rules import (
     CLASSIC_NIGHT_ORDER,
     FIRST_NIGHT_ONLY,
     MODERN_NIGHT_ORDER,
+    NEW_MOON_DECK,
     STEP_CARD,
     Rules,
     Setup,
@@ -275,11 +276,12 @@ def check_end(rec: Played) -> None:
     assert dict(ends[0].roles) == rec.held, f"seed {rec.seed}: the cards read out are not the deal"
 
 
-def expected_steps(setup: Setup, night: int, gone: frozenset[str]) -> list[str]:
+def expected_steps(setup: Setup, night: int, gone: frozenset[str], ally_night: int | None = None) -> list[str]:
     """Night 1 calls every step of the deck; later nights every step but the night-1 ones, the hunter's only
-    when he is told whether he can shoot, and (when the house does not call dead roles) only living roles."""
+    when he is told whether he can shoot, and (when the house does not call dead roles) only living roles.
+    The night after the New Moon's "wolves' ally" card was turned (a public card) starts with its step."""
     rules = setup.rules
-    return [s for s in setup.steps()
+    return ["wolves_ally"] * (night == ally_night) + [s for s in setup.steps()
             if night == 1 or (s not in FIRST_NIGHT_ONLY and (s != "hunter" or rules.tell_shoot_status)
                               and (rules.call_dead_roles or s not in gone))]
 
@@ -293,8 +295,9 @@ def check_prompts(rec: Played) -> None:
             calls.setdefault(e.night, []).append(e)
     nights = [e.night for e in rec.game.journal if isinstance(e, ev.NightFell)]
     assert sorted(calls) == nights
+    turned = [e.day + 1 for e in rec.game.journal if isinstance(e, ev.NewMoonCardTurned) and e.card == "wolves_ally"]
     for n, seen in calls.items():
-        steps = expected_steps(rec.setup, n, rec.gone[n])
+        steps = expected_steps(rec.setup, n, rec.gone[n], turned[0] if turned else None)
         assert seen == [c(s, n) for s in steps for c in (ev.StepOpened, ev.StepClosed)], f"night {n}"
 
 
@@ -396,19 +399,22 @@ def house_rules(draw: st.DrawFn) -> dict[str, Any]:
             out[f.name] = draw(st.sampled_from(CHOICES[f.name]))
         elif f.name == "night_order":
             out[f.name] = draw(night_orders())
+        elif f.name == "new_moon":
+            out[f.name] = draw(st.sampled_from(((), NEW_MOON_DECK)))
         elif f.name == "sheriff_weight":
             out[f.name] = draw(st.sampled_from((1.5, 2)))
         elif isinstance(default, bool):
             out[f.name] = draw(st.booleans())
         elif isinstance(default, int):
-            out[f.name] = draw(st.integers(0, 3 if f.name == "raven_votes" else 300))
+            small = f.name in ("raven_votes", "exile_last_words_days")
+            out[f.name] = draw(st.integers(0, 3 if small else 300))
         else:
             raise AssertionError(f"no strategy for the switch {f.name}")
     return out
 
 
 @st.composite
-def decks(draw: st.DrawFn, require_seer: bool) -> Counter[Role]:
+def decks(draw: st.DrawFn, require_seer: bool, require_villager: bool = False) -> Counter[Role]:
     """A random legal deck of 8–18 cards: wolves (king, beauty), any special good cards, villagers."""
     players = draw(st.integers(8, 18))
     deck = Counter(draw(st.lists(st.sampled_from((Role.WHITE_WOLF_KING, Role.WOLF_BEAUTY)), unique=True)))
@@ -419,6 +425,10 @@ def decks(draw: st.DrawFn, require_seer: bool) -> Counter[Role]:
     if require_seer and not deck[Role.SEER]:
         deck[Role.SEER] = 1
     deck[Role.VILLAGER] = players - sum(deck.values())
+    if require_villager and not deck[Role.VILLAGER] and not deck[Role.THIEF]:
+        special = next(r for r in cards if deck[r] and r is not Role.SEER)  # a villager takes a special card's seat
+        deck[special] -= 1
+        deck[Role.VILLAGER] = 1
     return deck
 
 
@@ -427,7 +437,7 @@ def setups(draw: st.DrawFn) -> Setup:
     rules = draw(house_rules())
     if draw(st.booleans()):
         return make_setup(draw(st.sampled_from(PRESETS)), rules=rules)
-    return Setup.build(draw(decks(rules["require_seer"])), Rules().with_overrides(rules))
+    return Setup.build(draw(decks(rules["require_seer"], rules["require_villager"])), Rules().with_overrides(rules))
 
 
 def check_house_rules(setup: Setup, seeds: list[int]) -> None:

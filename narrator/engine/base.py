@@ -51,6 +51,8 @@ class FlowBase:
         self.lone_in_deck = Role.GARGOYLE in deck or Role.MECH_WOLF in deck or (
             Role.DEMON in deck and setup.rules.demon == "offline")
         self.dream_in_deck = Role.DREAMCATCHER in deck
+        self.new_moon_deck = list(setup.rules.new_moon)  # 新月: the event deck, shuffled once from the seed
+        self.rng.shuffle(self.new_moon_deck)
 
     def when(self) -> ev.When:
         s = self.s

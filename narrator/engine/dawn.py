@@ -37,7 +37,9 @@ class Dawn(CardsFlow):
             guarded = victim in (land(s, t.protected), land(s, t.mech_protected)) and (
                 role is not Role.LITTLE_GIRL or self.rules.guard_protects_little_girl
             )
-            saved = t.saved is not None  # the antidote saves whoever the named kill landed on
+            # the antidote saves whoever the named kill landed on; D37: a caught little girl dies at once
+            # (立即死亡): the antidote, used or not, cannot save her unless the house says so.
+            saved = t.saved is not None and (role is not Role.LITTLE_GIRL or self.rules.little_girl_savable)
             # 同守同救: protected and saved the same night dies unless the house says otherwise.
             dies = self.rules.guard_and_save == "dies" if guarded and saved else not (guarded or saved)
             if dies and (victim == dreamed or night_immune(s, victim)):

@@ -5,23 +5,30 @@ from __future__ import annotations
 from narrator.engine import events as ev
 from narrator.engine.answers import Direction, Duel, YesNo
 from narrator.engine.base import Flowing
-from narrator.engine.deaths import Deaths
+from narrator.engine.election import Election
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Camp, Role
-from narrator.engine.votes import Votes
+from narrator.engine.speaking import speaking_order
 from narrator.engine.win import wolves_condition
 
 
-class Day(Deaths, Votes):
+class Day(Election):
     def day(self, d: int) -> Flowing:
         self.emit(ev.DayBroke(d))
         s = self.s
+        if self.new_moon_deck:  # 新月: one event card each morning, while the deck lasts
+            self.emit(ev.NewMoonCardTurned(d, self.new_moon_deck.pop(0)))
         exploded = False
-        if self.rules.sheriff and not s.election_done and d == 1 + s.election_explosions:
+        # Day 1, or the day after an election a wolf exploded in (单爆); with `election_at: after_speeches` also the
+        # day after one that ended in an explosion before the election was reached.
+        due = self.rules.sheriff and not s.election_done and d >= 1 + s.election_explosions
+        if due and self.rules.election_at == "before_deaths":
             exploded = yield from self.election(d)
-        yield from self.dawn(d)
+        exploded = (yield from self.dawn(d)) or exploded
         if not exploded:
             exploded = yield from self.speeches()
+            if not exploded and due and self.rules.election_at == "after_speeches":
+                exploded = yield from self.election(d)  # G2: elected once everyone has spoken on day 1
             if not exploded:
                 yield from self.exile()
         self.emit(ev.NightComes(d))
@@ -44,103 +51,29 @@ class Day(Deaths, Votes):
                     self.die(seat, cause, ev.When("night", s.night), [], own)
                 self.end(Camp.WOLVES, why)
         batch = yield from self.resolve(pending, ev.When("night", s.night))
-        yield from self.last_words(batch)
-
-    # ---- sheriff election (警长竞选) ------------------------------------------------------------------------
-
-    def election(self, d: int) -> Flowing:
-        """Returns True when a wolf exploded during it (the day then ends after the dawn announcement)."""
-        self.emit(ev.ElectionOpened(d))
-        part = self.living()
-        raised = yield from self.ask_seats("sheriff.run", part, 0, len(part))
-        cands = tuple(sorted(raised))
-        self.emit(ev.CandidatesRaised(cands))
-        if not cands:
-            self.emit(ev.NoSheriff("no_candidate"))
-            return False
-        if len(cands) == len(part):
-            self.emit(ev.NoSheriff("all_candidates"))
-            return False
-        if len(cands) == 1:
-            self.emit(ev.SheriffElected(cands[0]))
-            return False
-        self.emit(ev.SpeechesOrdered(cands, None))
-        for c in cands:
-            wolf = yield from self.speech(c)
-            if wolf is not None:
-                yield from self.election_explode(wolf)
-                return True
-        gone = yield from self.ask_seats("sheriff.withdraw", cands, 0, len(cands))
-        self.emit(ev.CandidatesWithdrew(tuple(sorted(gone))))
-        left = self.s.candidates
-        if len(left) <= 1:
-            self.emit(ev.SheriffElected(left[0]) if left else ev.NoSheriff("no_candidate"))
-            return False
-        voters = tuple(x for x in part if x not in self.s.ran)
-        verdict, seats = yield from self.vote("sheriff.vote", voters, left, weighted=False)
-        if verdict == "none":
-            verdict, seats = "tie", left
-        if verdict == "tie":
-            self.emit(ev.VoteTied("sheriff.vote", seats))
-            self.emit(ev.SpeechesOrdered(seats, None, pk=True))
-            for c in seats:
-                wolf = yield from self.speech(c)
-                if wolf is not None:
-                    yield from self.election_explode(wolf)
-                    return True
-            verdict, seats = yield from self.vote("sheriff.vote", voters, seats, weighted=False)
-        if verdict == "out":
-            self.emit(ev.SheriffElected(seats[0]))
-        else:
-            self.emit(ev.NoSheriff("tie"))
-        return False
-
-    def election_explode(self, wolf: int) -> Flowing:
-        self.emit(ev.SelfExploded(wolf))
-        if self.rules.badge_lost_on == "first_explode" or self.s.election_explosions >= 1:
-            self.emit(ev.NoSheriff("badge_lost"))
-        else:
-            self.emit(ev.ElectionPostponed())
-        batch = yield from self.resolve([(wolf, "explode")], ev.When("day", self.s.day))
-        yield from self.last_words(batch)
+        exploded: bool = yield from self.last_words(batch)
+        return exploded
 
     # ---- speeches ----------------------------------------------------------------------------------------
 
     def speeches(self) -> Flowing:
         """Every living player speaks once; returns True when a wolf exploded (the day ends)."""
         s = self.s
-        living = self.living()
         sheriff = s.sheriff if s.sheriff in s.alive else None
         direction = None
+        dead: int | None = None
         if sheriff is not None:
-            answer = yield Prompt("sheriff.order", frozenset({Direction}), None, sheriff)
+            if self.rules.sheriff_order == "dead_side" and len(s.dawn_dead) == 1:
+                dead = s.dawn_dead[0]  # F8: one death, the sheriff picks 死左 / 死右
+            answer = yield Prompt("sheriff.order", frozenset({Direction}), None, sheriff, (), 0, 0, False,
+                                  {"dead": dead} if dead is not None else {})
             assert isinstance(answer, Direction)
             direction = answer.side
-            # Seats are numbered clockwise, so a player's left-hand neighbour is the next seat up:
-            # 警左 goes up from the sheriff (seat + 1), 警右 goes down (seat - 1). RULES.md: "start left of
-            # the last death, clockwise" is the same direction.
-            step = 1 if direction == "left" else -1
-            n = s.players
-            ring = [((sheriff - 1 + step * k) % n) + 1 for k in range(1, n)]
-            order = (*tuple(x for x in ring if x in s.alive), sheriff)
-        else:
-            start = (s.last_death % s.players) + 1 if s.last_death else 1
-            order = tuple(sorted(living, key=lambda x: (x - start) % s.players))
-        self.emit(ev.SpeechesOrdered(order, direction))
+        order, clockwise = speaking_order(s, self.rules, sheriff, direction, dead)
+        self.emit(ev.SpeechesOrdered(order, direction, clockwise=clockwise, dead=dead))
         duel = Role.KNIGHT in self.setup.deck  # "N号决斗M号" may end any day speech (never the election or a PK)
-        for seat in order:
-            if seat not in s.alive:
-                continue
-            said = yield from self.speech(seat, duel=duel)
-            if isinstance(said, Duel):
-                ended = yield from self.duel(said)
-                if ended:
-                    return True
-                continue  # the knight died: the speeches resume with the next speaker
-            if said is not None:
-                yield from self.explode(said)
-                return True
-        return False
+        exploded: bool = yield from self.day_speeches(order, duel=duel)
+        return exploded
 
     def duel(self, duel: Duel) -> Flowing:
         """骑士: a wolf dies and the day ends at once (True); a good player means the knight dies."""
@@ -151,11 +84,6 @@ class Day(Deaths, Votes):
         yield from self.last_words(batch)
         return wolf
 
-    def explode(self, wolf: int) -> Flowing:
-        self.emit(ev.SelfExploded(wolf))
-        batch = yield from self.resolve([(wolf, "explode")], ev.When("day", self.s.day))
-        yield from self.last_words(batch)
-
     # ---- exile (放逐) -------------------------------------------------------------------------------------
 
     def exile(self) -> Flowing:
@@ -163,6 +91,9 @@ class Day(Deaths, Votes):
         voters = s.exile_voters()
         targets = self.living()
         verdict, seats = yield from self.vote("vote.exile", voters, targets, weighted=True)
+        if verdict == "explode":
+            yield from self.explode(seats[0])
+            return
         if verdict == "tie":
             self.emit(ev.VoteTied("vote.exile", seats))
             goat = s.living_seat_of(Role.SCAPEGOAT)
@@ -181,20 +112,65 @@ class Day(Deaths, Votes):
             if self.rules.exile_tie == "none":
                 self.emit(ev.NoExile("tie"))
                 return
-            self.emit(ev.SpeechesOrdered(seats, None, pk=True))
-            for seat in seats:
-                wolf = yield from self.speech(seat)
-                if wolf is not None:
-                    yield from self.explode(wolf)
-                    return
-            pk_voters = tuple(x for x in s.exile_voters() if x not in seats)
-            verdict, seats = yield from self.vote("pk.vote", pk_voters, seats, weighted=True)
-            if verdict == "tie" and self.rules.exile_tie == "pk_then_random":
-                verdict, seats = "out", (self.rng.choice(seats),)
+            verdict, seats = yield from self.pk(seats)
+            if verdict == "explode":
+                return
         if verdict != "out":
             self.emit(ev.NoExile("tie" if verdict == "tie" else "no_votes"))
             return
         yield from self.exiled(seats[0])
+
+    def pk(self, tied: tuple[int, ...]) -> Flowing:
+        """PK: the tied speak, the others vote only for them; then what `exile_tie` does on a second tie
+        (nobody out, a random pick, 场外PK and a third vote, or PK again until someone is out)."""
+        s, rule = self.s, self.rules.exile_tie
+        first = True
+        while True:
+            if not first:
+                self.emit(ev.VoteTied("pk.vote", tied))
+            first = False
+            self.emit(ev.SpeechesOrdered(tied, None, pk=True))
+            if (yield from self.day_speeches(tied)):
+                return ("explode", ())
+            pk_voters = tuple(x for x in s.exile_voters() if x not in tied)
+            if rule == "pk_until_out" and not pk_voters:
+                pk_voters = s.exile_voters()  # nobody off the stage can vote: everyone votes again
+            verdict, seats = yield from self.vote("pk.vote", pk_voters, tied, weighted=True)
+            if verdict == "explode":
+                yield from self.explode(seats[0])
+                return ("explode", ())
+            if verdict != "tie" or rule not in ("pk_until_out",):
+                break
+            tied = seats
+        if verdict == "tie" and rule == "pk_then_random":
+            return ("out", (self.rng.choice(seats),))
+        if verdict == "tie" and rule == "pk_then_offstage":
+            self.emit(ev.VoteTied("pk.vote", seats))
+            speakers = tuple(x for x in self.living() if x not in seats)
+            self.emit(ev.OffstagePkOpened(seats, speakers))
+            if (yield from self.day_speeches(speakers)):
+                return ("explode", ())
+            verdict, seats = yield from self.vote("pk.vote", pk_voters, seats, weighted=True)
+            if verdict == "explode":
+                yield from self.explode(seats[0])
+                return ("explode", ())
+        return (verdict, seats)
+
+    def day_speeches(self, order: tuple[int, ...], duel: bool = False) -> Flowing:
+        """Speeches by day (the round, PK, 场外PK); True when a wolf exploded in one or a knight's duel found a
+        wolf (the day ends). `duel`: a speech may end in the knight's duel (the day's round only)."""
+        for seat in order:
+            if seat not in self.s.alive:
+                continue
+            said = yield from self.speech(seat, duel=duel)
+            if isinstance(said, Duel):
+                if (yield from self.duel(said)):
+                    return True
+                continue  # the knight died: the speeches resume with the next speaker
+            if said is not None:
+                yield from self.explode(said)
+                return True
+        return False
 
     def exiled(self, seat: int) -> Flowing:
         s = self.s

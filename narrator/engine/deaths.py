@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from narrator.engine import events as ev
 from narrator.engine.base import FlowBase, Flowing, GameOver
+from narrator.engine.checks import refuse_wolf_target
 from narrator.engine.dawn import HUNTER_CAUSES, KING_CAUSES
 from narrator.engine.events import Cause, Termination, When
 from narrator.engine.modern_state import land, mech_power, night_immune
@@ -114,13 +117,15 @@ class Deaths(FlowBase):
             if target is not None:
                 self.die(target, "king_shot", when, batch)
         if role is Role.WHITE_WOLF_KING and cause == "explode":
-            target = yield from self.ask_one("wolf_king.take", self.living(), True, role=role, actor=seat)
+            check = None if self.rules.wolf_king_takes == "anyone" else partial(refuse_wolf_target, s, "wolf_king")
+            target = yield from self.ask_one("wolf_king.take", self.living(), True, role=role, actor=seat,
+                                             check=check)
             self.emit(ev.WolfKingTook(seat, target))
             if target is not None:
                 self.die(target, "taken", when, batch)
         if seat == s.sheriff:
-            if cause == "explode":
-                self.emit(ev.BadgePassed(seat, None))  # a sheriff who explodes takes the badge with him
+            if cause == "explode" and self.rules.badge_on_explode == "lost":
+                self.emit(ev.BadgePassed(seat, None))  # the house rule: a sheriff who explodes takes the badge
             else:
                 heir = yield from self.ask_one("badge.pass", self.living(), True, actor=seat)
                 self.emit(ev.BadgePassed(seat, heir))
@@ -157,16 +162,34 @@ class Deaths(FlowBase):
 
     def has_last_words(self, seat: int, cause: str, when: When) -> bool:
         rule = self.rules.last_words
-        if cause in ("explode", "lingered") or rule == "never":
+        if cause == "lingered" or rule == "never":
             return False
+        if cause == "explode":
+            return self.rules.explode_last_words  # I3: 自爆可以留遗言（指刀）
         if cause == "duel" and self.s.is_wolf(seat):
             return self.rules.duel_wolf_last_words
         if when.night:
             return rule == "always" or when.n == 1
-        return True
+        days = self.rules.exile_last_words_days
+        # F11: 仅前N个白天，投票中被处决玩家有遗言
+        return not (cause == "exile" and days and when.n > days)
 
     def last_words(self, batch: list[tuple[int, Cause]]) -> Flowing:
+        """Every last word the batch leaves; True when a wolf exploded during one (`self_explode_until:
+        vote_end` allows it by day): the day then ends."""
+        by_day = self.s.day >= self.s.night
+        explode = by_day and self.rules.self_explode_until == "vote_end"
         for seat, cause in sorted(batch):
             when = self.s.deaths[seat][1]
             if self.has_last_words(seat, cause, when):
-                yield from self.speech(seat, "last_words.end", explode=False)
+                wolf = yield from self.speech(seat, "last_words.end", explode=explode)
+                if wolf is not None:
+                    yield from self.explode(wolf)
+                    return True
+        return False
+
+    def explode(self, wolf: int) -> Flowing:
+        self.emit(ev.SelfExploded(wolf))
+        batch = yield from self.resolve([(wolf, "explode")], ev.When("day", self.s.day))
+        yield from self.last_words(batch)
+

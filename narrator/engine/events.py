@@ -337,6 +337,10 @@ class SpeechesOrdered(Event):
     order: tuple[int, ...]
     direction: Literal["left", "right"] | None
     pk: bool = False
+    clockwise: bool | None = None
+    """The day's round of speeches: whether it goes up the seat numbers (None: election or PK speeches)."""
+    dead: int | None = None
+    """死左 / 死右: the dead player the sheriff's side counts from (None: 警左 / 警右 from the sheriff)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -569,4 +573,36 @@ class SheriffDecidedTie(Event):
     """`exile_tie: sheriff_decides`: the sheriff named one of the tied players (None: nobody)."""
 
     sheriff: int
+    seat: int | None
+# --- seed rules --- (issue 11)
+
+
+@dataclass(frozen=True, slots=True)
+class OffstagePkOpened(Event):
+    """场外PK after a second tie: the players off the PK stage speak, then a third vote among `tied`."""
+
+    tied: tuple[int, ...]
+    speakers: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VoteClosed(Event):
+    """An eyes-closed vote (`vote_call: eyes_closed`) is over: everyone opens their eyes."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewMoonCardTurned(Event):
+    """新月: the morning's event card, read to the table (`Rules.new_moon` is the deck)."""
+
+    day: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class WolvesAllyNamed(Event):
+    """新月 "狼人的同盟": the game's first dead named a non-wolf who wins with the wolves (None: nobody)."""
+
+    secret: ClassVar[bool] = True
     seat: int | None

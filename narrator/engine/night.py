@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Cards, Seats, TakeCard, YesNo
 from narrator.engine.base import Flowing
+from narrator.engine.checks import lovers_check, refuse_wolf_target
 from narrator.engine.modern import ModernSteps
 from narrator.engine.modern_state import land, lone_wolf, pack_alive
+from narrator.engine.new_moon import NewMoon
 from narrator.engine.prompts import Check, Prompt
 from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import NO_EXPLODE, PACK_IDENTIFIED, WOLF_CARDS, Role
 from narrator.engine.rules import FIRST_NIGHT_ONLY, STEP_CARD
 
 
-class Night(ModernSteps):
+class Night(ModernSteps, NewMoon):
     def night(self, n: int) -> Flowing:
         self.emit(ev.NightFell(n))
+        if self.s.ally_due:
+            yield from self.wolves_ally(n)
         for step in self.night_steps:
             if n > 1 and step in FIRST_NIGHT_ONLY:
                 continue
@@ -77,6 +82,10 @@ class Night(ModernSteps):
                 return refuse("thief.two_cards")
             if Counter(answer.roles) - deck:
                 return refuse("thief.cards_not_in_deck")
+            if self.rules.thief_pair == "no_wolf_pairs":  # A12: the judge never leaves 盗贼+狼 or 狼+狼 face down
+                wolves = sum(1 for c in answer.roles if c in WOLF_CARDS)
+                if wolves == 2 or (wolves == 1 and Role.THIEF in answer.roles):
+                    return refuse("thief.reshuffle")
             return None
 
         cards = yield Prompt("thief.cards", frozenset({Cards}), Role.THIEF, None, (), 0, 0, True, {}, check_cards)
@@ -96,6 +105,8 @@ class Night(ModernSteps):
                 return refuse("thief.card_not_there", role=answer.role)
             if forced and answer.role not in WOLF_CARDS:
                 return refuse("thief.must_take_wolf")
+            if answer.role is None and not self.rules.thief_may_keep:
+                return refuse("thief.must_take")  # D41: 盗贼必须在这两张牌中选择一个身份
             return None
 
         take = yield Prompt(
@@ -162,13 +173,15 @@ class Night(ModernSteps):
                 self.emit(ev.KillBlocked())  # night 1: the 梦魇 feared a wolf he did not know yet
                 return
 
+        lovers = lovers_check(self.s, self.rules, wolf_lover=True)
+
         def check(answer: Answer) -> Refusal | None:
             assert isinstance(answer, Seats)
             for x in answer.seats:
                 role = s.roles.get(x)
                 if role in NO_EXPLODE and not lone_wolf(s, x):  # 狼美人, pandakill 恶魔, 恶灵骑士
                     return refuse("wolves.no_self_knife", role=role)
-            return None
+            return lovers(answer) if lovers is not None else None
 
         victim = yield from self.ask_one("wolves.kill", self.living(), True, role=Role.WEREWOLF, secret=True,
                                          check=check)
@@ -180,8 +193,9 @@ class Night(ModernSteps):
         beauty = self.acting(Role.WOLF_BEAUTY)
         if beauty is None:
             return
+        check = None if self.rules.wolf_beauty_charms == "anyone" else partial(refuse_wolf_target, self.s, "beauty")
         seat = yield from self.ask_one("wolf_beauty.charm", self.living(but=beauty), True,
-                                       role=Role.WOLF_BEAUTY, actor=beauty, secret=True)
+                                       role=Role.WOLF_BEAUTY, actor=beauty, secret=True, check=check)
         self.emit(ev.WolfBeautyCharmed(seat))
 
     def step_witch(self, n: int) -> Flowing:
@@ -202,6 +216,8 @@ class Night(ModernSteps):
                     rule = "never" if Role.GUARD in self.setup.deck else "always"
                 self_save_ok = rule == "always" or (rule == "first_night" and n == 1)
 
+                caught_girl = self.s.roles.get(victim) is Role.LITTLE_GIRL and not self.rules.little_girl_savable
+
                 def check(answer: Answer) -> Refusal | None:
                     if isinstance(answer, YesNo) and answer.yes and victim == witch and not self_save_ok:
                         if self.rules.witch_self_save == "unless_guard":
@@ -209,6 +225,8 @@ class Night(ModernSteps):
                         if rule == "never":
                             return refuse("witch.no_self_save")
                         return refuse("witch.self_save_first_night")
+                    if isinstance(answer, YesNo) and answer.yes and caught_girl:
+                        return refuse("witch.little_girl")  # D37: 小女孩被发现，立即死亡
                     return None
 
                 saved = yield from self.ask_yes("witch.save", role=Role.WITCH, actor=witch, check=check,
@@ -218,7 +236,7 @@ class Night(ModernSteps):
         self.emit(ev.StepAsked("witch", "poison", n))
         if witch is not None and self.s.poison and not (saved and self.rules.witch_one_potion_per_night):
             target = yield from self.ask_one("witch.poison", self.living(), True, role=Role.WITCH, actor=witch,
-                                             secret=True)
+                                             secret=True, check=lovers_check(self.s, self.rules, actor=witch))
             if target is not None:
                 self.emit(ev.WitchPoisoned(target))
 

@@ -29,6 +29,10 @@ CLASSIC_NIGHT_ORDER: tuple[str, ...] = (
     "hunter", "black_wolf_king", "idiot", "elder", "scapegoat", "little_girl", "knight",
 )  # fmt: skip
 
+# 新月 (New Moon, seed 000:250) event cards the engine can play; `new_moon: true` in a preset or scenario means
+# this whole deck, or name the cards: `new_moon: [wolves_ally]`.
+NEW_MOON_DECK: tuple[str, ...] = ("wolves_ally",)
+
 # Steps taken on night 1 only. The others are called every night (identification happens on night 1).
 FIRST_NIGHT_ONLY = frozenset(
     {"thief", "cupid", "lovers", "wild_child", "idiot", "elder", "scapegoat", "little_girl", "half_blood", "knight"}
@@ -92,7 +96,8 @@ class Rules:
     reveal_on_death: Literal["none", "role"] = "none"
     last_words: Literal["first_night_and_day", "always", "never"] = "first_night_and_day"
     speech_seconds: int = 90
-    exile_tie: Literal["pk_then_none", "none", "pk_then_random", "sheriff_decides"] = "pk_then_none"
+    exile_tie: Literal["pk_then_none", "none", "pk_then_random", "sheriff_decides", "pk_then_offstage",
+                       "pk_until_out"] = "pk_then_none"
     badge_lost_on: Literal["second_explode", "first_explode"] = "second_explode"
     tell_shoot_status: bool = True
     require_seer: bool = True  # custom decks must hold a seer (the seed table always has one)
@@ -112,7 +117,33 @@ class Rules:
     spirit_knight_reflects: Literal["once", "always"] = "once"
     end_at_once: bool = False  # the game ends the moment a camp has won, pending shots and badges skipped
     # --- script (issue 6) ---
-    vote_call: Literal["hands", "countdown"] = "hands"  # 请举手投票, or 三，二，一，请出手 before a vote
+    # 请举手投票 / 三，二，一，请出手 (everyone at once, H1); seed rules: 逐个点名举手 (H6), 闭眼投票 (H9)
+    vote_call: Literal["hands", "countdown", "by_target", "eyes_closed"] = "hands"
+    # --- seed rules --- (issue 11: the points where the seed texts disagree, SEED-COVERAGE.md row in brackets)
+    election_at: Literal["before_deaths", "after_speeches"] = "before_deaths"  # G1 / G2 (classic)
+    election_voters: Literal["non_candidates", "everyone"] = "non_candidates"  # G3 警下投票 / G4
+    election_eyes_closed: bool = True  # G6 闭眼上警
+    election_offstage_pk: bool = False  # G9 场外PK and a third vote after the second tie
+    election_speech_from: Literal["lowest", "highest"] = "lowest"  # F7 号码最小 / 最大
+    sheriff_order: Literal["sheriff_side", "dead_side"] = "sheriff_side"  # F8 警左警右 / 单死时死左死右
+    no_sheriff_order: Literal["after_last_death", "smaller_dead"] = "after_last_death"  # F9
+    exile_last_words_days: int = 0  # F11: exiled players have last words on the first N days (0: always)
+    explode_last_words: bool = False  # I2 / I3 自爆留遗言（指刀）
+    self_explode_until: Literal["speeches", "vote_end"] = "speeches"  # I4 / I5
+    witch_potions: Literal["two", "one"] = "two"  # D6 / D15 要不救人，要不杀人
+    idiot_counts_as: Literal["god", "folk"] = "god"  # D27 白痴算神还是民（屠边）
+    lovers_kill_each_other: bool = False  # D31 恋人之间永远不能互杀
+    cupid_two_wolves: Literal["wolves", "good"] = "wolves"  # D33 丘比特连了两狼帮狼人
+    wolf_beauty_charms: Literal["good", "anyone"] = "good"  # D67 只能魅惑好人
+    wolf_king_takes: Literal["anyone", "good"] = "anyone"  # D64 任意一名玩家 / D65 平民或神民
+    little_girl_savable: bool = False  # D37 被发现的小女孩立即死亡，解药救不了
+    badge_on_explode: Literal["pass", "lost"] = "pass"  # D52 警长因任何原因死亡可以移交警徽
+    thief_may_keep: bool = True  # D38 可以不换 / D41 必须选择一张
+    thief_pair: Literal["any", "no_wolf_pairs"] = "any"  # D39 / A12 底牌不能是盗贼+狼或两狼（法官调控）
+    require_villager: bool = True  # A5b 村民是必须要使用的
+    lovers_close_at_nightfall: bool = False  # B2 天黑请闭眼，情侣请闭眼
+    seer_thumb_up: Literal["good", "wolf"] = "good"  # C8 大拇指朝上为好人 / 朝上表示是狼人
+    new_moon: tuple[str, ...] = ()  # A16 新月: the event deck, one card turned each morning; () = no New Moon
 
     def with_overrides(self, overrides: dict[str, Any]) -> Rules:
         """These rules with some switches changed; unknown switches or values raise SetupError."""
@@ -134,7 +165,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "thief_must_take_wolf": ("both", "any"),
     "reveal_on_death": ("none", "role"),
     "last_words": ("first_night_and_day", "always", "never"),
-    "exile_tie": ("pk_then_none", "none", "pk_then_random", "sheriff_decides"),
+    "exile_tie": ("pk_then_none", "none", "pk_then_random", "sheriff_decides", "pk_then_offstage", "pk_until_out"),
     "badge_lost_on": ("second_explode", "first_explode"),
     # --- modern roles ---
     "black_wolf_king_shoots_on": ("wolves_exile_shot", "wolves_or_exile"),
@@ -144,7 +175,22 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "half_blood_counts_as": ("folk", "none"),
     "demon": ("pandakill", "offline"),
     "spirit_knight_reflects": ("once", "always"),
-    "vote_call": ("hands", "countdown"),
+    "vote_call": ("hands", "countdown", "by_target", "eyes_closed"),
+    # --- seed rules ---
+    "election_at": ("before_deaths", "after_speeches"),
+    "election_voters": ("non_candidates", "everyone"),
+    "election_speech_from": ("lowest", "highest"),
+    "sheriff_order": ("sheriff_side", "dead_side"),
+    "no_sheriff_order": ("after_last_death", "smaller_dead"),
+    "self_explode_until": ("speeches", "vote_end"),
+    "witch_potions": ("two", "one"),
+    "idiot_counts_as": ("god", "folk"),
+    "cupid_two_wolves": ("wolves", "good"),
+    "wolf_beauty_charms": ("good", "anyone"),
+    "wolf_king_takes": ("anyone", "good"),
+    "badge_on_explode": ("pass", "lost"),
+    "thief_pair": ("any", "no_wolf_pairs"),
+    "seer_thumb_up": ("good", "wolf"),
 }
 
 
@@ -153,6 +199,15 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
         if value not in CHOICES[name]:
             raise SetupError(f"房规 {name} 只能是 {' / '.join(CHOICES[name])}，不是 {value!r}")
         return value
+    if name == "new_moon":
+        if isinstance(value, bool):
+            cards = NEW_MOON_DECK if value else ()
+        else:
+            cards = (value,) if isinstance(value, str) else tuple(str(v) for v in value or ())
+        unknown = [c for c in cards if c not in NEW_MOON_DECK]
+        if unknown:
+            raise SetupError(f"未知的新月事件牌：{', '.join(unknown)}；可用：{', '.join(NEW_MOON_DECK)}")
+        return cards
     if name == "night_order":
         order = tuple(str(v) for v in value)
         unknown = [s for s in order if s not in STEP_CARD]
@@ -213,6 +268,8 @@ class Setup:
             raise SetupError("需要一张预言家牌（可用房规 require_seer: false 取消）")
         if dealt - sum(counts[r] for r in WOLF_CARDS) < 1:
             raise SetupError("至少要有一名好人")
+        if rules.require_villager and not counts[Role.VILLAGER] and not counts[Role.THIEF]:
+            raise SetupError("需要至少一张村民牌（可用房规 require_villager: false 取消）")
         # Each card is identified in its own night step (白狼王 with the wolves): a card the night order never
         # calls would silently play as a 村民.
         called = {STEP_CARD[s] for s in rules.night_order}
@@ -233,6 +290,17 @@ class Setup:
         order = list(Role)
         deck.sort(key=order.index)
         return cls(players=dealt, deck=tuple(deck), rules=rules)
+
+    def warnings(self) -> tuple[str, ...]:
+        """Advice the seeds give about this deck (said to the host, never refused): codes of `warnings:` in
+        the judge's script."""
+        cards = set(self.deck)
+        out = []
+        if {Role.GUARD, Role.ELDER} <= cards:
+            out.append("guard_and_elder")  # 002:18 守卫和长老不建议同时使用
+        if Role.LITTLE_GIRL in cards:
+            out.append("little_girl")  # 002:104 主持人很难控制，建议不加此角色
+        return tuple(out)
 
     def steps(self) -> tuple[str, ...]:
         """The night steps this deck calls, in order."""

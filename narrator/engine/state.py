@@ -87,6 +87,17 @@ class State:
     knife_told: bool = False
     sealed_night: int | None = None  # the night a 血月使徒's explosion seals every good power
     lingering: int | None = None  # the exiled last 血月使徒, until the next dawn
+    # --- seed rules ---
+    dawn_dead: tuple[int, ...] = ()
+    """The seats announced dead this morning (speaking order: 死左/死右, the smaller of two dead)."""
+    last_clockwise: bool | None = None
+    """The direction of the last day's round of speeches (F9: the next goes the other way)."""
+    electing: bool = False
+    """A sheriff election is under way (its speeches are the candidates')."""
+    new_moon_turned: tuple[str, ...] = ()
+    ally_due: bool = False
+    """新月 "狼人的同盟" was turned: the first dead names the wolves' ally on the next night."""
+    wolves_ally: int | None = None
 
     # ---- the fold -------------------------------------------------------------------------------------
 
@@ -156,8 +167,25 @@ class State:
     def groups_at_start(self) -> tuple[bool, bool]:
         """Whether the game had any 神 and any 民 (屠边 only counts a side that existed)."""
         roles = set(self.roles.values())
+        gods, folk = self.sides()
         half = Role.HALF_BLOOD in roles and self.rules.half_blood_counts_as == "folk"
-        return bool(roles & GODS), bool(roles & FOLK) or Role.WILD_CHILD in roles or half
+        return bool(roles & gods), bool(roles & folk) or Role.WILD_CHILD in roles or half
+
+    def sides(self) -> tuple[frozenset[Role], frozenset[Role]]:
+        """The cards counted as 神 and as 民 for 屠边 (D27: the idiot is either, by the house rule)."""
+        if self.rules.idiot_counts_as == "folk":
+            return GODS - {Role.IDIOT}, FOLK | {Role.IDIOT}
+        return GODS, FOLK
+
+    def wolves_allies(self) -> tuple[int, ...]:
+        """Seats outside the wolves' camp that win with it: 丘比特 who linked two wolves (D33), the wolves' ally
+        of the New Moon (A16)."""
+        out: set[int] = set() if self.wolves_ally is None else {self.wolves_ally}
+        if self.rules.cupid_two_wolves == "wolves" and self.lovers is not None and self.cupid_seat is not None:
+            a, b = self.lovers
+            if self.is_wolf(a) and self.is_wolf(b) and not self.is_wolf(self.cupid_seat):
+                out.add(self.cupid_seat)
+        return tuple(sorted(out))
 
 
 # ---- handlers: one per event type that changes the state ------------------------------------------------
@@ -224,11 +252,15 @@ def _beauty(s: State, e: ev.WolfBeautyCharmed) -> None:
 def _saved(s: State, e: ev.WitchSaved) -> None:
     s.tonight.saved = e.seat
     s.antidote = False
+    if s.rules.witch_potions == "one":
+        s.poison = False  # D15: one potion in all, 要不救人，要不杀人
 
 
 def _poisoned(s: State, e: ev.WitchPoisoned) -> None:
     s.tonight.poisoned = e.seat
     s.poison = False
+    if s.rules.witch_potions == "one":
+        s.antidote = False
 
 
 def _cursed(s: State, e: ev.RavenCursed) -> None:
@@ -250,6 +282,15 @@ def _day(s: State, e: ev.DayBroke) -> None:
     s.day = e.day
 
 
+def _opened(s: State, e: ev.ElectionOpened) -> None:
+    s.electing = True
+
+
+def _ordered(s: State, e: ev.SpeechesOrdered) -> None:
+    if e.clockwise is not None:
+        s.last_clockwise = e.clockwise
+
+
 def _raised(s: State, e: ev.CandidatesRaised) -> None:
     s.candidates = e.seats
     s.ran = frozenset(e.seats)
@@ -262,20 +303,24 @@ def _withdrew(s: State, e: ev.CandidatesWithdrew) -> None:
 def _elected(s: State, e: ev.SheriffElected) -> None:
     s.sheriff = e.seat
     s.election_done = True
+    s.electing = False
 
 
 def _no_sheriff(s: State, e: ev.NoSheriff) -> None:
     s.election_done = True
+    s.electing = False
     if e.reason == "badge_lost":
         s.badge_gone = True
 
 
 def _postponed(s: State, e: ev.ElectionPostponed) -> None:
     s.election_explosions += 1
+    s.electing = False
 
 
 def _announced(s: State, e: ev.DeathsAnnounced) -> None:
     s.pending = ()
+    s.dawn_dead = e.seats
 
 
 def _died(s: State, e: ev.PlayerDied) -> None:
@@ -312,6 +357,17 @@ def _scapegoat(s: State, e: ev.ScapegoatChoseVoters) -> None:
     s.scapegoat_voters = e.voters
 
 
+def _new_moon(s: State, e: ev.NewMoonCardTurned) -> None:
+    s.new_moon_turned = (*s.new_moon_turned, e.card)
+    if e.card == "wolves_ally":
+        s.ally_due = True
+
+
+def _ally(s: State, e: ev.WolvesAllyNamed) -> None:
+    s.ally_due = False
+    s.wolves_ally = e.seat
+
+
 def _ended(s: State, e: ev.GameEnded) -> None:
     s.winner = e.winner
 
@@ -334,6 +390,8 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
     ev.PiperCharmed: _piper,
     ev.NightResolved: _resolved,
     ev.DayBroke: _day,
+    ev.ElectionOpened: _opened,
+    ev.SpeechesOrdered: _ordered,
     ev.CandidatesRaised: _raised,
     ev.CandidatesWithdrew: _withdrew,
     ev.SheriffElected: _elected,
@@ -347,6 +405,8 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
     ev.VoteCalled: _vote_called,
     ev.IdiotRevealed: _revealed,
     ev.ScapegoatChoseVoters: _scapegoat,
+    ev.NewMoonCardTurned: _new_moon,
+    ev.WolvesAllyNamed: _ally,
     ev.GameEnded: _ended,
 }
 

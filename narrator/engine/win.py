@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Set
 
 from narrator.engine.events import Termination
-from narrator.engine.roles import FOLK, GODS, Camp, Role
+from narrator.engine.roles import Camp, Role
 from narrator.engine.state import State
 
 
@@ -36,10 +36,12 @@ def wolves_condition(s: State, alive: Set[int]) -> Termination | None:
     if mode == "city":
         return None
     had_gods, had_folk = s.groups_at_start()
-    if had_gods and not any(r in GODS for r in others):
+    god_cards, folk_cards = s.sides()  # D27: the idiot counts as 神 or 民 by the house rule
+    if had_gods and not any(r in god_cards for r in others):
         return "gods_dead"
     half = s.rules.half_blood_counts_as == "folk"  # 混血儿 counts as 民 while alive
-    if had_folk and not any(r in FOLK or r is Role.WILD_CHILD or (half and r is Role.HALF_BLOOD) for r in others):
+    folk_left = (r in folk_cards or r is Role.WILD_CHILD or (half and r is Role.HALF_BLOOD) for r in others)
+    if had_folk and not any(folk_left):
         return "villagers_dead"
     return None
 

@@ -48,8 +48,9 @@ from ._errors import Ambiguous, NotUnderstood, Unlike
 from ._numeric import MAX_SEAT, read_ballots, read_duel, read_seats, read_self_explode, read_vote_result
 from ._text import Char, clean
 from ._verbal import read_cards, read_direction, read_pass, read_take_card, read_yesno
+from .rules_words import rules_request
 
-__all__ = ["Ambiguous", "NotUnderstood", "parse", "phrases"]
+__all__ = ["Ambiguous", "NotUnderstood", "parse", "phrases", "rules_request"]
 
 Reader = Callable[[Sequence[Char]], Answer]
 

@@ -11,12 +11,13 @@ from typing import Any
 
 from narrator.engine import events as ev
 from narrator.engine.prompts import Prompt
+from narrator.engine.roles import Camp, Role
 from narrator.engine.state import State
+from narrator.judge import seed_lines
 from narrator.judge.lines import Line
 from narrator.judge.modern_lines import ModernLines
 from narrator.judge.script import Pieces, Script, Seat, seats
 
-VOTES = frozenset({"sheriff.vote", "vote.exile", "pk.vote"})
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
@@ -49,10 +50,13 @@ class Judge(ModernLines):
         return self.script.line("events", key, **values)
 
     def _game_started(self, e: ev.GameStarted, s: State) -> list[Line]:
-        return [self._ev("game_started", count=self.script.number(e.players))]
+        return [self._ev("game_started", count=self.script.number(e.players)), *seed_lines.started(self.script, e)]
 
     def _night_fell(self, e: ev.NightFell, s: State) -> list[Line]:
-        return [self._ev("night_fell.first" if e.night == 1 else "night_fell")]
+        out = [self._ev("night_fell.first" if e.night == 1 else "night_fell")]
+        if s.rules.lovers_close_at_nightfall and Role.CUPID in s.deck:
+            out.append(self._ev("night_fell.lovers"))  # B2: 天黑请闭眼，情侣请闭眼
+        return out
 
     def _step_opened(self, e: ev.StepOpened, s: State) -> list[Line]:
         entry = self.script.data["steps"][e.step]
@@ -86,7 +90,8 @@ class Judge(ModernLines):
         return [self._ev("thief_took_card", e, role=self.script.role(e.role.value))]
 
     def _lovers_linked(self, e: ev.LoversLinked, s: State) -> list[Line]:
-        return [self._ev("lovers_linked", a=Seat(e.seats[0]), b=Seat(e.seats[1]))]
+        # B6: 法官绕场一周，悄悄拍两名情侣 — so the steps do not give them away
+        return [self._ev("lovers_linked", a=Seat(e.seats[0]), b=Seat(e.seats[1])), self._ev("lovers_linked.walk")]
 
     def _optional(self, key: str, e: Any) -> list[Line]:
         return [self._ev(key if e.seat is not None else key + ".none", e)]
@@ -114,7 +119,11 @@ class Judge(ModernLines):
     def _seer_checked(self, e: ev.SeerChecked, s: State) -> list[Line]:
         if e.result is None:
             return [self._ev("seer_checked.unknown", e)]
-        return [self._ev("seer_checked", e, result=self.script.seer_result(e.result))]
+        out = [self._ev("seer_checked", e, result=self.script.seer_result(e.result))]
+        if e.result in ("good", "wolf"):  # C8: the gesture, by this game's convention
+            up = e.result == s.rules.seer_thumb_up
+            out.append(self._ev("seer_checked.thumb_up" if up else "seer_checked.thumb_down"))
+        return out
 
     def _shoot_status_told(self, e: ev.ShootStatusTold, s: State) -> list[Line]:
         return [self._ev("shoot_status_told" if e.can_shoot else "shoot_status_told.no", e)]
@@ -127,17 +136,20 @@ class Judge(ModernLines):
         return out
 
     def _election_opened(self, e: ev.ElectionOpened, s: State) -> list[Line]:
-        return [self._ev("election_opened.again" if s.election_explosions else "election_opened")]
+        key = "election_opened.again" if s.election_explosions else "election_opened"
+        return [self._ev(key + (".eyes_closed" if s.rules.election_eyes_closed else ""))]
 
     def _candidates_raised(self, e: ev.CandidatesRaised, s: State) -> list[Line]:
-        return [self._ev("candidates_raised" if e.seats else "candidates_raised.none", e)]
+        key = "candidates_raised" if e.seats else "candidates_raised.none"
+        return [self._ev(key + (".eyes_closed" if s.rules.election_eyes_closed else ""), e)]
 
     def _candidates_withdrew(self, e: ev.CandidatesWithdrew, s: State) -> list[Line]:
         return [self._ev("candidates_withdrew" if e.seats else "candidates_withdrew.none", e)]
 
     def _votes_counted(self, e: ev.VotesCounted, s: State) -> list[Line]:
+        hidden = ".host" if s.rules.vote_call == "eyes_closed" else ""  # H9: the table hears only the result
         if not e.tally:
-            return [self._ev("votes_counted.none")]
+            return [self._ev("votes_counted.none" + hidden)]
         by_target: dict[int, list[int]] = {}
         for voter, target in e.ballots:
             by_target.setdefault(target, []).append(voter)
@@ -151,7 +163,7 @@ class Judge(ModernLines):
                 parts.extend([seats(voters), sc.voted_for])
             parts.extend([Seat(target), sc.votes(amount)])
         flat = parts
-        return [self._ev("votes_counted", breakdown=Pieces(flat))]
+        return [self._ev("votes_counted" + hidden, breakdown=Pieces(flat))]
 
     def _no_sheriff(self, e: ev.NoSheriff, s: State) -> list[Line]:
         return [self._ev(f"no_sheriff.{e.reason}")]
@@ -190,10 +202,20 @@ class Judge(ModernLines):
         if e.pk:
             return [self._ev("speeches_ordered.pk", seats=seats(e.order))]
         if e.direction is not None:
-            return [self._ev(f"speeches_ordered.{e.direction}", first=first)]
-        if s.day and s.rules.sheriff and not s.election_done:  # without a sheriff there is never an election
+            side = f"dead_{e.direction}" if e.dead is not None else e.direction  # F8: 死左 / 死右
+            return [self._ev(f"speeches_ordered.{side}", first=first)]
+        if s.electing:
             return [self._ev("speeches_ordered.election", first=first)]
-        return [self._ev("speeches_ordered", first=first)]
+        return [self._ev("speeches_ordered" if e.clockwise is not False else "speeches_ordered.counter", first=first)]
+
+    def _new_moon_card_turned(self, e: ev.NewMoonCardTurned, s: State) -> list[Line]:
+        return [self._ev("new_moon_card_turned", card=self.script.data["new_moon_cards"][e.card])]
+
+    def _wolves_ally_named(self, e: ev.WolvesAllyNamed, s: State) -> list[Line]:
+        return self._optional("wolves_ally_named", e)
+
+    def _offstage_pk_opened(self, e: ev.OffstagePkOpened, s: State) -> list[Line]:
+        return [self._ev("offstage_pk_opened", seats=seats(e.speakers), tied=seats(e.tied))]
 
     def _speech_ended(self, e: ev.SpeechEnded, s: State) -> list[Line]:
         return []
@@ -207,6 +229,9 @@ class Judge(ModernLines):
     def _game_ended(self, e: ev.GameEnded, s: State) -> list[Line]:
         out = [self._ev("game_ended", winner=self.script.camp(e.winner.value)),
                self.script.line("terminations", e.termination)]
+        allies = s.wolves_allies()
+        if e.winner is Camp.WOLVES and allies:
+            out.append(self._ev("game_ended.allies", seats=seats(allies)))  # D33 / A16: they win with the wolves
         for seat, role in e.roles:
             out.append(self._ev("game_ended.role", seat=Seat(seat), role=self.script.role(role.value)))
         return out
@@ -229,7 +254,5 @@ class Judge(ModernLines):
             values["n"] = self.script.number(prompt.min_seats)
         if kind in ("pk.vote", "sheriff.tie"):
             values["seats"] = seats(prompt.seats)
-        if kind in VOTES and state.rules.vote_call == "countdown":
-            kind += ".countdown"  # 三，二，一，请出手 (house rule `vote_call`)
         values.update(self.modern_prompt_values(kind, prompt.info))
-        return [self.script.line("prompts", kind, **values)]
+        return seed_lines.prompt(self.script, prompt, state, values)

@@ -23,6 +23,21 @@ from narrator.zh import to_script
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
+def spoken_number(n: int) -> str:
+    """90 → 九十, 120 → 一百二十, 105 → 一百零五 (speech seconds go past 99); 1000 and more as digits."""
+    if n < 100:
+        return chinese_number(n)
+    if n >= 1000:
+        return str(n)
+    hundreds, rest = divmod(n, 100)
+    head = chinese_number(hundreds) + "百"
+    if rest == 0:
+        return head
+    if rest < 10:
+        return head + "零" + chinese_number(rest)
+    return head + ("一" if rest < 20 else "") + chinese_number(rest)
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     text: str
@@ -163,12 +178,16 @@ class Script:
     def fixed_pieces(self, max_seat: int = 18) -> list[str]:
         """Every piece a game can need that does not depend on the game: for pre-rendering the voice."""
         pieces: set[str] = set()
-        for section in ("steps", "events", "prompts", "timer", "refusals", "terminations", "listening", "play"):
+        for section in ("steps", "events", "prompts", "timer", "refusals", "terminations", "listening", "play",
+                        *SEED_SECTIONS):
             for value in self.data[section].values():
                 for raw in _texts(value):
                     pieces.update(p for p in _PLACEHOLDER.split(raw)[::2] if p)
         pieces.update(self.seat(n) for n in range(1, max_seat + 1))
         pieces.update(self.number(n) for n in range(1, max_seat + 1))  # counts: 本局十二名玩家, 共四人
+        # Numbers in the house rules (本局规则：每人发言九十秒): speech times in steps of ten seconds up to 300 s
+        # (other values are rendered when first said).
+        pieces.update(spoken_number(n) for n in range(10, 301, 10))
         pieces.add(self.voted_for)
         names = self.data["names"]
         for group in ("roles", "camps", "seer_results", "answers"):
@@ -179,6 +198,9 @@ class Script:
         pieces.update(self.votes(x / 2) for x in range(0, 2 * max_seat + 8))
         pieces.add(self.joiner)
         return sorted(pieces)
+
+
+SEED_SECTIONS = ("warnings", "house_rules", "rules_topics", "new_moon_cards")  # issue 11's sections
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,9 +40,11 @@ class Deal:
     @classmethod
     def shuffle(cls, setup: Setup, rng: random.Random) -> Deal:
         cards = list(setup.deck)
-        rng.shuffle(cards)
         n = setup.players
-        return cls({i + 1: cards[i] for i in range(n)}, tuple(cards[n:]))
+        while True:
+            rng.shuffle(cards)
+            if not bad_pair(setup, tuple(cards[n:])):
+                return cls({i + 1: cards[i] for i in range(n)}, tuple(cards[n:]))
 
     @classmethod
     def from_list(cls, setup: Setup, seats: list[Role]) -> Deal:
@@ -51,6 +53,15 @@ class Deal:
         for r in seats:
             left.remove(r)
         return cls({i + 1: r for i, r in enumerate(seats)}, tuple(left))
+
+
+def bad_pair(setup: Setup, buried: tuple[Role, ...]) -> bool:
+    """`thief_pair: no_wolf_pairs` (seed 002:22): the judge reshuffles until the face-down pair is neither
+    盗贼+狼 nor 狼+狼."""
+    if setup.rules.thief_pair != "no_wolf_pairs" or len(buried) != 2:
+        return False
+    wolves = sum(1 for c in buried if c in WOLF_CARDS)
+    return wolves == 2 or (wolves == 1 and Role.THIEF in buried)
 
 
 @dataclass

@@ -24,7 +24,8 @@ def prompt_kinds() -> frozenset[str]:
     from narrator.judge.script import Script
 
     kinds = {k.removesuffix(".countdown") for k in Script("zh-Hans").keys("prompts")} - {"identify"}  # vote_call
-    return frozenset(kinds | {f"{role.value}.identify" for role in Role})
+    # `rules` is no prompt: a rules question the runner lets the judge answer at any prompt (issue 11, J1).
+    return frozenset(kinds | {f"{role.value}.identify" for role in Role} | {"rules"})
 
 
 def _suggest(word: str, choices: Iterable[str]) -> str:

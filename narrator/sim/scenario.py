@@ -30,8 +30,10 @@ from narrator.engine.game import Game
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Role, role_named
 from narrator.engine.rules import Setup, SetupError
+from narrator.hostwords import NotUnderstood, rules_request
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
+from narrator.judge.rules_talk import rules_lines
 from narrator.judge.script import Script
 from narrator.presets import make_setup
 from narrator.session import Refused, Session
@@ -221,6 +223,14 @@ class Run:
                 break
             if self.on_wait:
                 self.on_wait(prompt.kind)
+            if pending is not None and pending[0] == "rules":  # J1: a rules question, at any prompt
+                _, words, extra = pending
+                pending = next(queue, None)
+                self.answer_no, number = number, number + 1
+                failed = self.explain(session, words, extra.get("refused"))
+                if failed is not None:
+                    return failed
+                continue
             if pending is not None and pending[0] == prompt.kind:
                 _, words, extra = pending
                 pending = next(queue, None)
@@ -247,7 +257,8 @@ class Run:
             if auto is not None:
                 if self.on_answer:
                     self.on_answer(prompt.kind, None, auto)
-                session.submit(auto)
+                if isinstance(session.submit(auto), Refused):  # e.g. a face-down pair the house rules forbid
+                    return self.fail(2, f"{prompt.kind}: the deal's own answer {auto} was refused")
                 continue
             if pending is not None:
                 return self.fail(2, f"answer {number}: the scenario answers {pending[0]}, but the game asks "
@@ -259,6 +270,22 @@ class Run:
         if pending is not None:
             return self.fail(2, f"the game ended but answers remain, from answer {number} ({pending[0]})")
         return self.check(session.game)
+
+    def explain(self, session: Session, words: str, wanted: object) -> Output | None:
+        """`[rules, 规则 女巫]`: the judge explains a rule (by day to the table, at night to the host only)."""
+        state = session.game.state
+        night = state.night > state.day
+        try:
+            topic = rules_request(words)
+        except NotUnderstood as exc:
+            line = self.said_by.script.refusal(exc.refusal)
+            kind = session.prompt.kind if session.prompt is not None else ""
+            return self.refused(words, Refused(kind, exc.refusal, line, understood=False), wanted)
+        if topic is None:
+            return self.fail(2, f"answer {self.answer_no} (rules): {words!r} is not a rules request (say 规则 …)")
+        for line in rules_lines(self.scenario.setup, topic, self.lang, night=night):
+            self.emit_line(line)
+        return None
 
     def auto_answer(self, host: AutoHost, prompt: Prompt) -> Answer | None:
         if prompt.kind.endswith(".identify") and prompt.role is not None:
