@@ -33,6 +33,7 @@ from narrator.engine.answers import (
     Ballots,
     Cards,
     Direction,
+    Duel,
     Pass,
     Seats,
     SelfExplode,
@@ -335,12 +336,15 @@ def encode(answer: Answer) -> dict[str, Any]:
         out["out"], out["tied"] = answer.out, list(answer.tied)
     elif isinstance(answer, Direction):
         out["side"] = answer.side
+    elif isinstance(answer, Duel):
+        out["knight"], out["target"] = answer.knight, answer.target
     return out
 
 
 _FIELDS: dict[str, set[str]] = {
     "seats": {"seats"}, "yes_no": {"yes"}, "pass": set(), "self_explode": {"seat"}, "cards": {"roles"},
     "take_card": {"role"}, "ballots": {"votes"}, "vote_result": {"out", "tied"}, "direction": {"side"},
+    "duel": {"knight", "target"},
 }  # fmt: skip
 
 
@@ -377,6 +381,8 @@ def decode(data: Any) -> Answer:
     if slug == "vote_result":
         out = None if data["out"] is None else _int(data["out"], "out")
         return VoteResult(out, tuple(_int(x, "tied") for x in _list(data["tied"], "tied")))
+    if slug == "duel":
+        return Duel(_int(data["knight"], "knight"), _int(data["target"], "target"))
     side = data["side"]
     if side not in ("left", "right"):
         raise ValueError(f"side must be left or right, not {side!r}")
