@@ -336,7 +336,7 @@ def encode(answer: Answer) -> dict[str, Any]:
         out["out"], out["tied"] = answer.out, list(answer.tied)
     elif isinstance(answer, Direction):
         out["side"] = answer.side
-    elif isinstance(answer, Duel):
+    elif isinstance(answer, Duel):  # --- modern roles: the knight's duel ---
         out["knight"], out["target"] = answer.knight, answer.target
     return out
 

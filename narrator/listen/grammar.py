@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from narrator.engine.answers import Ballots, Seats, SelfExplode, VoteResult
+from narrator.engine.answers import Ballots, Duel, Seats, SelfExplode, VoteResult
 from narrator.engine.prompts import ANSWER_SLUGS, Prompt
 from narrator.hostwords import phrases
 from narrator.numbers import chinese_number as zh_number
@@ -27,7 +27,7 @@ from narrator.numbers import chinese_number as zh_number
 GRAMMARS_DIR = Path(__file__).resolve().parents[2] / "grammars"
 UNK = "[unk]"
 CONTROLS = ("repeat", "undo", "pause", "resume", "confirm", "deny")
-_SEATED = (Seats, SelfExplode, Ballots, VoteResult)
+_SEATED = (Seats, SelfExplode, Ballots, VoteResult, Duel)  # Duel: "五号决斗三号" (modern roles)
 
 
 class VocabularyError(Exception):
