@@ -20,11 +20,16 @@ class Device:
     outputs: int
 
 
-def all_devices() -> list[Device]:
-    """Every PortAudio device (raises DeviceProblem when there is no audio system at all)."""
+def all_devices(refresh: bool = True) -> list[Device]:
+    """Every PortAudio device (raises DeviceProblem when there is no audio system at all). PortAudio lists
+    the devices once, when it starts; `refresh` restarts it so that a device plugged in (or a sound server
+    started) since then is seen. Only call it with refresh while no stream is open."""
     try:
         import sounddevice as sd
 
+        if refresh:
+            sd._terminate()
+            sd._initialize()
         found = sd.query_devices()
     except (OSError, Exception) as exc:  # PortAudio missing, or its init failed
         raise DeviceProblem(f"没有可用的音频系统（{exc}）；请安装 libportaudio2 并检查声卡") from exc
