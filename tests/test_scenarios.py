@@ -48,7 +48,7 @@ def simplified_only() -> set[str]:
     """Characters the 简体 script uses and the 繁體 one never does (请, 号, 闭 …): a 繁體 game saying one
     has leaked a simplified line."""
     read = [(HERE.parent / "narrator" / "data" / f"script.{lang}.yaml").read_text(encoding="utf-8") for lang in LANGS]
-    return {ch for ch in set(read[0]) - set(read[1]) if CJK.match(ch)}
+    return {ch for ch in set(read[0]) - set(read[1]) if CJK.match(ch) and to_hant(ch) != ch}
 
 
 SIMPLIFIED_ONLY = simplified_only()

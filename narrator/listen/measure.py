@@ -174,13 +174,14 @@ def run(cases: list[Case], model: Any, pack_name: str, players: int, snr_db: flo
 
     pack = load_pack(pack_name)
     grammar = Grammar(pack, lambda w: knows(model, w))
-    recognizer = Recognizer(model)
     bed = night_bed16() if bed is None and snr_db is not None else bed
     report = Report(snr_db)
     for i, case in enumerate(cases):
         prompt = prompt_for(case.kind, players)
         audio = mix(case.audio, bed if bed is not None else np.zeros(1, np.float32), snr_db, offset=i * 7919)
-        ear = FileEar(audio, recognizer, grammar, Endpointer(make_vad(vad), EndpointConfig()), tail_s=0.0)
+        # A fresh recogniser per phrase: Vosk's speaker adaptation carries over between utterances, which
+        # would make each figure depend on the phrases measured before it.
+        ear = FileEar(audio, Recognizer(model), grammar, Endpointer(make_vad(vad), EndpointConfig()), tail_s=0.0)
         heard = ear.listen(prompt, players)
         text = heard.text if heard is not None else ""
         outcome = judge(text, heard, prompt, case.expect, pack, gap)

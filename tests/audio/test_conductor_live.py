@@ -47,21 +47,27 @@ def silent_beds() -> SoundBank:
 
 
 def take(delay_s: float, witch_alive: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Play the night and record both sinks. A take with output underflows (a starved machine inserts
+    silence into the sink, shifting everything after it) is played again; three in a row fail."""
     room = OutputConfig(device="pulse", pulse_sink="room", blocksize=480, latency=0.1)
     host = OutputConfig(device="pulse", pulse_sink="host", blocksize=480, latency=0.1)
-    recorders = {sink: MonitorRecorder(f"{sink}.monitor") for sink in ("room", "host")}
-    with Player(Mixer(silent_beds()), room, host) as player:
-        c = Conductor(player.mixer, SystemClock(), voice, seed=3, pacing=PACING, player=player)
-        for ask, question in ((SAVE, SAVE_Q), (POISON, POISON_Q)):
-            c.say([NIGHT, OPEN] if ask is SAVE else [])
-            c.say([ask, question] if witch_alive else [ask])
-            if witch_alive:
-                c.ready()
-                c.wait_until(c.now_s() + delay_s)  # the host answers
-        c.say([CLOSE, DAWN])
-        c.settle()
-    rec = {sink: r.stop() for sink, r in recorders.items()}
-    return rec["room"], rec["host"]
+    for _ in range(3):
+        recorders = {sink: MonitorRecorder(f"{sink}.monitor") for sink in ("room", "host")}
+        with Player(Mixer(silent_beds()), room, host) as player:
+            c = Conductor(player.mixer, SystemClock(), voice, seed=3, pacing=PACING, player=player)
+            for ask, question in ((SAVE, SAVE_Q), (POISON, POISON_Q)):
+                c.say([NIGHT, OPEN] if ask is SAVE else [])
+                c.say([ask, question] if witch_alive else [ask])
+                if witch_alive:
+                    c.ready()
+                    c.wait_until(c.now_s() + delay_s)  # the host answers
+            c.say([CLOSE, DAWN])
+            c.settle()
+            underflows = player.underflows
+        rec = {sink: r.stop() for sink, r in recorders.items()}
+        if underflows == 0:
+            return rec["room"], rec["host"]
+    pytest.fail(f"{underflows} output underflows on each of 3 takes: the machine is too busy to play audio")
 
 
 def onsets(x: np.ndarray) -> np.ndarray:
@@ -85,7 +91,7 @@ def test_the_table_hears_the_same_night_however_the_host_answers_and_whoever_is_
     for key, (room, _) in takes.items():
         got = onsets(room)
         assert len(got) == len(TABLE), key
-        np.testing.assert_allclose(got, reference, atol=0.08, err_msg=str(key))
+        np.testing.assert_allclose(got, reference, atol=0.15, err_msg=str(key))  # the device's jitter
     assert reference[-1] > 2 * HOLDS["action"]  # both questions held their full 6.5 s
     # The host's channel is where the takes differ: questions in two takes, nothing when she is dead.
     assert np.max(np.abs(takes[(0.2, False)][1])) < 1e-3
