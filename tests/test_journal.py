@@ -76,7 +76,7 @@ ANSWERS: dict[type, st.SearchStrategy[a.Answer]] = {
     a.Ballots: st.builds(a.Ballots, st.lists(st.tuples(seats, seats), max_size=12).map(tuple)),
     a.VoteResult: st.builds(a.VoteResult, st.none() | seats, st.lists(seats, max_size=3).map(tuple)),
     a.Direction: st.builds(a.Direction, st.sampled_from(("left", "right"))),
-    a.Duel: st.builds(a.Duel, seats, seats),
+    a.Duel: st.builds(a.Duel, seats, seats),  # the knight's duel (modern roles)
 }
 
 
