@@ -12,7 +12,9 @@ the hold-off would become a wrong answer and fail the test. Everything else in t
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 import threading
 import time
 import wave
@@ -107,6 +109,23 @@ class ClipRecognizer:
         return [(text, 1.0)]
 
 
+INNER = os.environ.get("NARRATOR_ROOM_TEST_INNER") == "1"
+
+
+def test_the_room_game_in_a_process_of_its_own() -> None:
+    """The room game below, run in a fresh interpreter: earlier tests' PortAudio streams in this process
+    (the audio and microphone tests) were seen to stall the room's playback in a long run, never alone."""
+    if INNER:
+        pytest.skip("this is the inner run")
+    target = f"{__file__}::test_a_night_and_a_day_answered_by_voice_through_the_room"
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", target],
+                         env={**os.environ, "NARRATOR_ROOM_TEST_INNER": "1"}, capture_output=True, text=True,
+                         timeout=900, check=False)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "1 passed" in run.stdout, run.stdout[-2000:]  # the inner game ran (not skipped)
+
+
+@pytest.mark.skipif(not INNER, reason="run by test_the_room_game_in_a_process_of_its_own, in its own process")
 def test_a_night_and_a_day_answered_by_voice_through_the_room(pulse: object, tmp_path: Path) -> None:
     setup = make_setup(roles={"狼人": 2, "预言家": 1, "女巫": 1, "村民": 4}, rules={"sheriff": False})
     session = Session(setup, 3)
@@ -132,7 +151,9 @@ def test_a_night_and_a_day_answered_by_voice_through_the_room(pulse: object, tmp
             ear.hold_off(time.monotonic() + len(clip) / OUT_RATE + 0.05 + player.output_latency_s + 0.05)
         said.append(line)
         player.say(line, clip, 0.05)
+        deadline = time.monotonic() + 30.0 + len(clip) / OUT_RATE  # fail, never hang on a stalled stream
         while not (mixer.is_drained("all") and mixer.is_drained("host")):
+            assert time.monotonic() < deadline, f"the room never finished playing {line.text!r}"
             time.sleep(0.01)
 
     dialogue_lines: list[Line] = []
