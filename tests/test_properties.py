@@ -62,7 +62,7 @@ from narrator.sim.autohost import AutoHost, Deal
 
 PRESETS = preset_names()
 GAMES = 30  # per preset and property in the default run
-SLOW_GAMES = 2000  # per preset with -m slow
+SLOW_GAMES = 1000  # per preset with -m slow (40 presets: 40,000 games, each with every line rendered and checked)
 MAX_ANSWERS = 5000
 DEATH_SKILLS = frozenset({"hunter.shoot", "wolf_king.take", "badge.pass", "last_words.end", "scapegoat.voters",
                           "black_wolf_king.shoot", "mech_wolf.shoot"})
