@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from narrator.clock import SystemClock
 from narrator.judge.lines import Line
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.play import lines as play_lines
@@ -171,7 +172,7 @@ class Live:
 
     def _run(self, resumed: bool) -> Outcome:
         ear = self.guarded()
-        dialogue = Dialogue(self.session, ear, self.say_line, self.clock or _Clock(), self.config)
+        dialogue = Dialogue(self.session, ear, self.say_line, self.clock or SystemClock(), self.config)
         ear.dialogue = dialogue
         if not self.session.answers:
             self.wait_for_start(ear)
@@ -229,10 +230,3 @@ class Live:
         self.session.submit(Pass())
         return True
 
-
-class _Clock:
-    def now(self) -> float:
-        return time.monotonic()
-
-    def sleep(self, seconds: float) -> None:
-        time.sleep(seconds)

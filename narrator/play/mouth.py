@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from narrator.judge.lines import Line
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
 
     from narrator.audio.mixer import Mixer
     from narrator.audio.pacing import PauseSpec
-    from narrator.audio.playback import OutputConfig, Player
+    from narrator.audio.playback import Player
     from narrator.clock import Clock
     from narrator.voice import Speaker
 
@@ -177,19 +176,3 @@ def scaled_pacing(pace: float) -> dict[str, PauseSpec] | None:
     return {name: replace(spec, low_s=spec.low_s * pace, high_s=spec.high_s * pace,
                           mode_s=None if spec.mode_s is None else spec.mode_s * pace)
             for name, spec in load_pacing().items()}
-
-
-def player_factory(table: OutputConfig, host: OutputConfig | None,
-                   cache_root: Path | None = None) -> Callable[[Mixer | None], Player]:
-    """Players on the same devices; a reopened one keeps the mixer (its bed and queues) of the last."""
-    from narrator.audio.mixer import Mixer
-    from narrator.audio.playback import Player
-    from narrator.play.sounds import cached_sounds
-    from narrator.voice import default_cache_dir
-
-    sounds = cached_sounds(cache_root or default_cache_dir(None).parent)
-
-    def make(mixer: Mixer | None) -> Player:
-        return Player(mixer or Mixer(sounds), table, host)
-
-    return make
