@@ -129,10 +129,20 @@ class AudioMouth:
         if self.player is None:
             raise DeviceLost("table", "not open")
         assert self.conductor is not None
+        self._check_streams()
         try:
             self.conductor.ready()
         except Exception as exc:
             raise DeviceLost("table", str(exc)) from exc
+        self._check_streams()
+
+    def _check_streams(self) -> None:
+        """A stream PortAudio stopped (the speaker unplugged, its sound server or sink gone) is a lost device."""
+        assert self.player is not None
+        stopped = self.player.stopped()
+        if stopped:
+            which = "table" if "all" in stopped else "host"
+            raise DeviceLost(which, "the stream stopped playing (the device is gone)")
 
     def reopen(self) -> bool:
         self.close()
