@@ -111,21 +111,21 @@ class ModernSteps(Dawn):
         if n == 1 and offline:
             yield from self.identify(Role.DEMON)
         demon = self.acting(Role.DEMON)
-        if demon is None:
-            return
         if offline:
-            if n == 1:
+            if n == 1 and demon is not None:
                 self.emit(self.briefing(demon))
             return
         # pandakill: he knows the pack, so he checks a seat outside it
-        seats = tuple(x for x in self.living(but=demon) if not (s.is_wolf(x) and not lone_wolf(s, x)))
-        if not seats:
-            return
-        target = yield from self.ask_one("demon.check", seats, False, role=Role.DEMON, actor=demon, secret=True)
-        landed = land(s, target)
-        assert landed is not None
-        role = s.roles.get(landed)
-        self.emit(ev.DemonChecked(target, None if role is None else role in GODS))
+        seats = () if demon is None else tuple(
+            x for x in self.living(but=demon) if not (s.is_wolf(x) and not lone_wolf(s, x)))
+        if demon is not None and seats:
+            target = yield from self.ask_one("demon.check", seats, False, role=Role.DEMON, actor=demon,
+                                             secret=True)
+            landed = land(s, target)
+            assert landed is not None
+            role = s.roles.get(landed)
+            self.emit(ev.DemonChecked(target, None if role is None else role in GODS))
+        self.emit(ev.StepAsked("demon", "result", n))  # 他是不是神，是这个: after the choice, every night
 
     def briefing(self, demon: int) -> ev.DemonBriefed:
         s = self.s
@@ -142,16 +142,18 @@ class ModernSteps(Dawn):
         if n == 1:
             yield from self.identify(Role.MECH_WOLF)
         mech = self.acting(Role.MECH_WOLF)
-        if mech is None:
-            return
         s = self.s
         if n == 1:
-            seat = yield from self.ask_one("mech_wolf.learn", self.living(but=mech), True, role=Role.MECH_WOLF,
-                                           actor=mech, secret=True)
-            landed = land(s, seat)
-            self.emit(ev.MechWolfLearned(landed))
-            if seat is not None and landed is not None:
-                self.emit(ev.CardChecked(Role.MECH_WOLF, seat, self.exact_card(landed)))
+            if mech is not None:
+                seat = yield from self.ask_one("mech_wolf.learn", self.living(but=mech), True,
+                                               role=Role.MECH_WOLF, actor=mech, secret=True)
+                landed = land(s, seat)
+                self.emit(ev.MechWolfLearned(landed))
+                if seat is not None and landed is not None:
+                    self.emit(ev.CardChecked(Role.MECH_WOLF, seat, self.exact_card(landed)))
+            self.emit(ev.StepAsked("mech_wolf", "result", n))  # 他的身份是这个, after the choice
+            return
+        if mech is None:
             return
         power = mech_power(s)
         info = {"power": power}
@@ -182,13 +184,13 @@ class ModernSteps(Dawn):
         if n == 1:
             yield from self.identify(Role.PSYCHIC)
         psychic = self.acting(Role.PSYCHIC)
-        if psychic is None:
-            return
-        target = yield from self.ask_one("psychic.check", self.living(but=psychic), False, role=Role.PSYCHIC,
-                                         actor=psychic, secret=True)
-        landed = land(self.s, target)
-        assert landed is not None
-        self.emit(ev.CardChecked(Role.PSYCHIC, target, self.psychic_result(landed)))
+        if psychic is not None:
+            target = yield from self.ask_one("psychic.check", self.living(but=psychic), False, role=Role.PSYCHIC,
+                                             actor=psychic, secret=True)
+            landed = land(self.s, target)
+            assert landed is not None
+            self.emit(ev.CardChecked(Role.PSYCHIC, target, self.psychic_result(landed)))
+        self.emit(ev.StepAsked("psychic", "result", n))  # 他的身份是这个: after the choice, every night
 
     def psychic_result(self, seat: int) -> str | None:
         s = self.s
@@ -202,13 +204,13 @@ class ModernSteps(Dawn):
         if n == 1:
             yield from self.identify(Role.GARGOYLE)
         gargoyle = self.acting(Role.GARGOYLE)
-        if gargoyle is None:
-            return
-        target = yield from self.ask_one("gargoyle.check", self.living(but=gargoyle), False, role=Role.GARGOYLE,
-                                         actor=gargoyle, secret=True)
-        landed = land(self.s, target)
-        assert landed is not None
-        self.emit(ev.CardChecked(Role.GARGOYLE, target, self.exact_card(landed)))
+        if gargoyle is not None:
+            target = yield from self.ask_one("gargoyle.check", self.living(but=gargoyle), False, role=Role.GARGOYLE,
+                                             actor=gargoyle, secret=True)
+            landed = land(self.s, target)
+            assert landed is not None
+            self.emit(ev.CardChecked(Role.GARGOYLE, target, self.exact_card(landed)))
+        self.emit(ev.StepAsked("gargoyle", "result", n))  # 他的身份是这个: after the choice, every night
 
     def step_gravekeeper(self, n: int) -> Flowing:
         if n == 1:
