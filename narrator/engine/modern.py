@@ -4,6 +4,8 @@ a feared or sealed player's step asks nothing (the night loop tells the host why
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Seats
 from narrator.engine.base import Flowing
@@ -181,16 +183,7 @@ class ModernSteps(Dawn):
             self.emit(ev.PowerNone(mech))
 
     def step_psychic(self, n: int) -> Flowing:
-        if n == 1:
-            yield from self.identify(Role.PSYCHIC)
-        psychic = self.acting(Role.PSYCHIC)
-        if psychic is not None:
-            target = yield from self.ask_one("psychic.check", self.living(but=psychic), False, role=Role.PSYCHIC,
-                                             actor=psychic, secret=True)
-            landed = land(self.s, target)
-            assert landed is not None
-            self.emit(ev.CardChecked(Role.PSYCHIC, target, self.psychic_result(landed)))
-        self.emit(ev.StepAsked("psychic", "result", n))  # 他的身份是这个: after the choice, every night
+        yield from self.card_check(n, Role.PSYCHIC, self.psychic_result)
 
     def psychic_result(self, seat: int) -> str | None:
         s = self.s
@@ -201,16 +194,21 @@ class ModernSteps(Dawn):
         return self.exact_card(seat)
 
     def step_gargoyle(self, n: int) -> Flowing:
+        yield from self.card_check(n, Role.GARGOYLE, self.exact_card)
+
+    def card_check(self, n: int, role: Role, result: Callable[[int], str | None]) -> Flowing:
+        """The 通灵师's and the 石像鬼's step: one living seat, not himself; the host hears the exact card.
+        Then 他的身份是这个 (StepAsked "result"), every night, alive or not."""
         if n == 1:
-            yield from self.identify(Role.GARGOYLE)
-        gargoyle = self.acting(Role.GARGOYLE)
-        if gargoyle is not None:
-            target = yield from self.ask_one("gargoyle.check", self.living(but=gargoyle), False, role=Role.GARGOYLE,
-                                             actor=gargoyle, secret=True)
+            yield from self.identify(role)
+        checker = self.acting(role)
+        if checker is not None:
+            target = yield from self.ask_one(f"{role.value}.check", self.living(but=checker), False, role=role,
+                                             actor=checker, secret=True)
             landed = land(self.s, target)
             assert landed is not None
-            self.emit(ev.CardChecked(Role.GARGOYLE, target, self.exact_card(landed)))
-        self.emit(ev.StepAsked("gargoyle", "result", n))  # 他的身份是这个: after the choice, every night
+            self.emit(ev.CardChecked(role, target, result(landed)))
+        self.emit(ev.StepAsked(role.value, "result", n))
 
     def step_gravekeeper(self, n: int) -> Flowing:
         if n == 1:
