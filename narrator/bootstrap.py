@@ -66,9 +66,12 @@ def player(device: str | None, host_device: str | None = None, *, seed: int | No
 
 
 def ear(inputs: Sequence[str], *, mic: str | None = None, model: Path | None = None, pack: str = "zh",
-        max_seat: int = 18, stdin: Any = None) -> First:
+        max_seat: int = 18, stdin: Any = None, cache_dir: Path | None = None) -> First:
     """Every input in `inputs` ("voice", "keypad", "text"), started; the first complete answer wins.
-    Keys and typed text alone never import the speech decoder. ListenError says why it cannot start."""
+    Keys and typed text alone never import the speech decoder. The speech model (`model`, default the
+    installed Chinese one) is loaded without the language model the grammar replaces
+    (narrator/listen/lean.py; the lean copy is kept under the cache root). ListenError says why it cannot
+    start."""
     import sys
 
     from narrator.listen.first import First
@@ -81,8 +84,14 @@ def ear(inputs: Sequence[str], *, mic: str | None = None, model: Path | None = N
         if "text" in inputs:
             ears.append(TextEar(stdin or sys.stdin))
         return First(ears)  # ValueError when `inputs` names none of them
+    from narrator.listen.lean import grammar_only
+    from narrator.listen.models import MODEL_NAME, find_model, model_dirs
     from narrator.listen.setup import EarOptions, open_ear
+    from narrator.voice.cache import default_cache_dir
 
+    folder = model or find_model(MODEL_NAME, model_dirs())
+    if folder is not None:
+        model = grammar_only(folder, default_cache_dir(cache_dir).parent / "models")
     return open_ear(EarOptions(voice=True, mic=None if mic == "default" else mic, keypad="keypad" in inputs,
                                text="text" in inputs, max_seat=max_seat, model=model, pack=pack))
 

@@ -79,6 +79,7 @@ class Wiring:
             raise StartProblem(str(exc)) from exc
 
     def model_folder(self) -> Path | None:
+        """The folder of the model asked for with --model (None: the installed Chinese one)."""
         if self.model is None:
             return None
         if self.model == "ko":
@@ -97,7 +98,7 @@ class Wiring:
 
         try:
             return bootstrap.ear(self.inputs, mic=self.mic, model=self.model_folder(), pack=self.pack,
-                                 max_seat=max(players, 12))
+                                 max_seat=max(players, 12), cache_dir=self.cache_dir)
         except ListenError as exc:
             raise StartProblem(str(exc)) from exc
 
