@@ -19,6 +19,9 @@ from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
 from narrator.play.store import SavedGame
 from narrator.session import Session
 
+LIVE_REMEMBERED_PIECES = 48
+"""Decoded voice pieces a live game keeps in memory (the seat numbers and the phrases of one step)."""
+
 
 class StartProblem(ValueError):
     """The game cannot start as asked (a device, the model, an input); one sentence with the fix."""
@@ -119,6 +122,10 @@ class Wiring:
             offline = bootstrap.offline_speaker(rate=self.rate, cache_dir=self.cache_dir)
         except ValueError as exc:
             raise StartProblem(str(exc)) from exc
+        # A live game keeps few decoded pieces in memory: reading one back from the voice cache (a .npy in
+        # the page cache) takes well under a millisecond, while the ~300 pieces of a whole game held as
+        # float32 are about 40 MB — a third of the memory budget without a model.
+        speaker.remembered_pieces = LIVE_REMEMBERED_PIECES
         if not speaker.missing(pieces_to_build(lang)):
             # The whole script is cached for this voice: never wait for the network mid-game; a line the
             # cache still lacks (a new phrase) is said by the offline voice.
