@@ -9,6 +9,7 @@ from typing import Any
 
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Duel, Pass, Seats, SelfExplode, YesNo
+from narrator.engine.plan import plan
 from narrator.engine.prompts import Check, Prompt
 from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import NO_EXPLODE, Role
@@ -45,12 +46,7 @@ class FlowBase:
         # no reference cycle and is freed by reference counting, not left to the cyclic garbage collector.
         self._refuse_explode = partial(refuse_explode, state)
         self._refuse_speech = partial(refuse_speech, state)
-        self.night_steps = setup.steps()
-        deck = setup.deck
-        # --- modern roles: skip their bookkeeping in decks without them (hot in random-game runs) ---
-        self.lone_in_deck = Role.GARGOYLE in deck or Role.MECH_WOLF in deck or (
-            Role.DEMON in deck and setup.rules.demon == "offline")
-        self.dream_in_deck = Role.DREAMCATCHER in deck
+        self.plan = plan(setup)  # the deck's needs, once per set-up: steps, seats, which roles' bookkeeping
         self.new_moon_deck = list(setup.rules.new_moon)  # 新月: the event deck, shuffled once from the seed
         self.rng.shuffle(self.new_moon_deck)
 
@@ -89,7 +85,8 @@ class FlowBase:
         return answer.yes
 
     def living(self, *, but: int | None = None) -> tuple[int, ...]:
-        return tuple([x for x in sorted(self.s.alive) if x != but])
+        living = self.s.living()
+        return living if but is None else tuple([x for x in living if x != but])
 
     def speech(self, seat: int, kind: str = "speech.end", explode: bool = True, duel: bool = False) -> Flowing:
         """One speech; returns the seat of a wolf who exploded during it, the knight's Duel (`duel`: a day
@@ -110,7 +107,7 @@ class FlowBase:
                 return answer.seat
             if isinstance(answer, Duel):
                 return answer
-        self.emit(ev.SpeechEnded(seat, last_words=kind == "last_words.end"))
+        self.emit(ev.SpeechEnded(seat, kind == "last_words.end"))
         return None
 
 

@@ -67,7 +67,7 @@ class Deaths(FlowBase):
         for _ in range(2):  # a lover and the 摄梦人's sleepwalker may follow each other
             if s.lovers is not None and dead & set(s.lovers):
                 dead |= {x for x in s.lovers if not night_immune(s, x)}
-            if not self.dream_in_deck:
+            if not self.plan.dreamcatcher:
                 continue
             catcher, sleepwalker = s.seat_of(Role.DREAMCATCHER), land(s, s.tonight.dreamed)
             if catcher in dead and sleepwalker is not None and not night_immune(s, sleepwalker):

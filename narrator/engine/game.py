@@ -7,8 +7,9 @@ from the set-up with the recorded answers: the seed is part of the set-up, so bo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Ballots, Duel, Seats, SelfExplode, VoteResult
@@ -19,7 +20,7 @@ from narrator.engine.prompts import Prompt
 from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import Camp
 from narrator.engine.rules import Setup
-from narrator.engine.state import State
+from narrator.engine.state import State, recorder
 
 
 class Flow(Night, Day):
@@ -77,12 +78,8 @@ class Game:
         self.journal: list[ev.Event] = []
         self.answers: list[tuple[str, Answer]] = []
         self.state = State()
-        self._flow = Flow(setup, seed, self._record, self.state).run()
+        self._flow = Flow(setup, seed, recorder(self.journal, self.state), self.state).run()
         self.prompt: Prompt | None = next(self._flow, None)
-
-    def _record(self, event: ev.Event) -> None:
-        self.journal.append(event)
-        self.state.apply(event)
 
     @property
     def over(self) -> bool:
@@ -122,8 +119,10 @@ class Game:
     def outside_table(self, answer: Answer) -> Refusal | None:
         """A seat the table does not have ("13号" in a 12-player game), in any answer naming seats."""
         players = self.setup.players
-        wrong = next((x for x in named_seats(answer) if not 1 <= x <= players), None)
-        return None if wrong is None else refuse("seat.no_such", seat=wrong, n=players)
+        for x in named_seats(answer):
+            if not 1 <= x <= players:
+                return refuse("seat.no_such", seat=x, n=players)
+        return None
 
     def why_not(self, refusal: Refusal, kind: str = "") -> Refusal:
         """A seat on the table that cannot be chosen here: say it is out of the game when it is, or (the
@@ -156,14 +155,19 @@ class Game:
 
 def named_seats(answer: Answer) -> tuple[int, ...]:
     """Every seat an answer names (voters and targets alike)."""
-    if isinstance(answer, Seats):
-        return answer.seats
-    if isinstance(answer, SelfExplode):
-        return (answer.seat,)
-    if isinstance(answer, VoteResult):
-        return answer.tied if answer.out is None else (answer.out,)
-    if isinstance(answer, Ballots):
-        return tuple(x for pair in answer.votes for x in pair)
-    if isinstance(answer, Duel):
-        return (answer.knight, answer.target)
-    return ()
+    named = _NAMED.get(type(answer))
+    return () if named is None else named(answer)
+
+
+def _vote_result(answer: VoteResult) -> tuple[int, ...]:
+    return answer.tied if answer.out is None else (answer.out,)
+
+
+_NAMED: dict[type, Callable[[Any], tuple[int, ...]]] = {
+    Seats: lambda answer: answer.seats,
+    SelfExplode: lambda answer: (answer.seat,),
+    VoteResult: _vote_result,
+    Ballots: lambda answer: tuple(x for pair in answer.votes for x in pair),
+    Duel: lambda answer: (answer.knight, answer.target),
+}
+"""The answer types that name seats (the others name none)."""

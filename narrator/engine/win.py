@@ -16,13 +16,13 @@ def wolves_condition(s: State, alive: Set[int]) -> Termination | None:
     if lovers and s.lovers is not None and any(x in alive for x in s.lovers):
         return None
     # One pass over the living (this runs after every batch of deaths).
-    is_wolf, roles = s.is_wolf, s.roles
+    wolf_seats, roles = s.wolves(), s.roles
     wolves = 0
     others: list[Role | None] = []  # the cards of the living outside the wolves, the lovers and the piper
     for x in alive:
         if x in lovers:
             continue
-        if is_wolf(x):
+        if x in wolf_seats:
             wolves += 1
         elif (role := roles.get(x)) is not Role.PIPER:
             others.append(role)
@@ -37,11 +37,11 @@ def wolves_condition(s: State, alive: Set[int]) -> Termination | None:
         return None
     had_gods, had_folk = s.groups_at_start()
     god_cards, folk_cards = s.sides()  # D27: the idiot counts as 神 or 民 by the house rule
-    if had_gods and not any(r in god_cards for r in others):
+    if had_gods and god_cards.isdisjoint(others):
         return "gods_dead"
     half = s.rules.half_blood_counts_as == "folk"  # 混血儿 counts as 民 while alive
-    folk_left = (r in folk_cards or r is Role.WILD_CHILD or (half and r is Role.HALF_BLOOD) for r in others)
-    if had_folk and not any(folk_left):
+    folk_left = not folk_cards.isdisjoint(others) or Role.WILD_CHILD in others or (half and Role.HALF_BLOOD in others)
+    if had_folk and not folk_left:
         return "villagers_dead"
     return None
 
@@ -61,7 +61,7 @@ def outcome(s: State, alive: Set[int] | None = None) -> tuple[Camp, Termination]
     piper = s.living_seat_of(Role.PIPER)
     if piper is not None and piper in alive and all(x == piper or x in s.charmed for x in alive):
         met.append((Camp.PIPER, "piper"))
-    wolves_alive = any(s.is_wolf(x) for x in alive)
+    wolves_alive = not s.wolves().isdisjoint(alive)
     good: tuple[Camp, Termination] | None = None
     if not wolves_alive and not lovers_alive:
         good = (Camp.GOOD, "wolves_dead")

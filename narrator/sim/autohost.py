@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from narrator.session import Session
 
 
+PASS = Pass()  # a value: one for every speech the host ends
+
+
 @dataclass
 class Deal:
     """Who holds which card: seat → role, and the thief's two face-down cards."""
@@ -92,7 +95,7 @@ class AutoHost:
                 knights = [s for s in alive if self.held.get(s) is Role.KNIGHT]
                 knight = knights[0] if knights and rng.random() < 0.9 else rng.choice(alive)
                 return Duel(knight, rng.choice(alive))
-            return Pass()
+            return PASS
         kind = prompt.kind
         if kind.endswith(".identify") and prompt.role is not None:
             return self.identify(prompt.role)
