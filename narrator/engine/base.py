@@ -73,10 +73,23 @@ class FlowBase:
         assert isinstance(answer, Seats)
         return answer.seats
 
-    def ask_one(self, kind: str, seats: tuple[int, ...], optional: bool, **kw: Any) -> Flowing:
+    def ask_one(
+        self,
+        kind: str,
+        seats: tuple[int, ...],
+        optional: bool,
+        *,
+        role: Role | None = None,
+        actor: int | None = None,
+        check: Check | None = None,
+        secret: bool = False,
+        info: Mapping[str, Any] | None = None,
+    ) -> Flowing:
         """One seat, or None when the host says nobody (and nobody is allowed)."""
-        chosen = yield from self.ask_seats(kind, seats, 0 if optional else 1, 1, **kw)
-        return chosen[0] if chosen else None
+        lo = 0 if optional else 1
+        answer = yield Prompt(kind, SEATS, role, actor, seats, lo, 1, secret, info or {}, check)
+        assert isinstance(answer, Seats)
+        return answer.seats[0] if answer.seats else None
 
     def ask_yes(self, kind: str, *, role: Role | None = None, actor: int | None = None,
                 check: Check | None = None, info: Mapping[str, Any] | None = None) -> Flowing:

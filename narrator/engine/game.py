@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from narrator.engine import events as ev
@@ -21,6 +22,7 @@ from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import Camp
 from narrator.engine.rules import Setup
 from narrator.engine.state import State, recorder
+from narrator.engine.values import quick_init
 
 
 class Flow(Night, Day):
@@ -36,6 +38,7 @@ class Flow(Night, Day):
             return
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Accepted:
     events: tuple[ev.Event, ...]
@@ -111,7 +114,8 @@ class Game:
         refusal = prompt.refuse(answer)
         if refusal is not None and refusal.code == "answer.wrong_kind":
             return refusal
-        refusal = self.outside_table(answer) or refusal
+        if type(answer) in _NAMED:  # a seat not on this table is said first
+            refusal = self.outside_table(answer) or refusal
         if refusal is not None and refusal.code == "seat.not_selectable":
             return self.why_not(refusal, prompt.kind)
         return refusal
@@ -167,7 +171,7 @@ _NAMED: dict[type, Callable[[Any], tuple[int, ...]]] = {
     Seats: lambda answer: answer.seats,
     SelfExplode: lambda answer: (answer.seat,),
     VoteResult: _vote_result,
-    Ballots: lambda answer: tuple(x for pair in answer.votes for x in pair),
+    Ballots: lambda answer: tuple(chain.from_iterable(answer.votes)),
     Duel: lambda answer: (answer.knight, answer.target),
 }
 """The answer types that name seats (the others name none)."""

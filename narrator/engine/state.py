@@ -137,16 +137,22 @@ class State:
     def seat_of(self, role: Role) -> int | None:
         """The first seat (in the order cards were identified) known to hold `role`."""
         seats = self._seats
+        return (self.holders() if seats is None else seats).get(role)
+
+    def living_seat_of(self, role: Role) -> int | None:
+        seats = self._seats
+        seat = (self.holders() if seats is None else seats).get(role)
+        return seat if seat is not None and seat in self.alive else None
+
+    def holders(self) -> dict[Role, int]:
+        """Each known card's first seat, in the order cards were identified (shared: do not change it)."""
+        seats = self._seats
         if seats is None:
             seats = {}
             for seat, r in self.roles.items():
                 seats.setdefault(r, seat)
             self._seats = seats
-        return seats.get(role)
-
-    def living_seat_of(self, role: Role) -> int | None:
-        seat = self.seat_of(role)
-        return seat if seat is not None and seat in self.alive else None
+        return seats
 
     def is_wolf(self, seat: int) -> bool:
         """In the wolves' camp: a wolf card, or the wild child after his model died."""
@@ -211,9 +217,12 @@ class State:
         """The cards counted as 神 and as 民 for 屠边 (D27: the idiot is either, by the house rule)."""
         return IDIOT_FOLK if self.rules.idiot_counts_as == "folk" else IDIOT_GOD
 
-    def cards_changed(self) -> None:
-        """Forget what is derived from the cards (a card identified or taken, the wild child turned)."""
-        self._wolves = self._seats = self._in_play = self._groups = None
+    def cards_changed(self, *, dealt: bool = False) -> None:
+        """Forget what is derived from the cards (a card identified or taken, the wild child turned; `dealt`:
+        the cards in play changed too, the thief's pair named or one taken)."""
+        self._wolves = self._seats = self._groups = None
+        if dealt:
+            self._in_play = None
 
     def wolves_allies(self) -> tuple[int, ...]:
         """Seats outside the wolves' camp that win with it: 丘比特 who linked two wolves (D33), the wolves' ally
@@ -236,7 +245,7 @@ def _started(s: State, e: ev.GameStarted) -> None:
     s.players, s.deck, s.rules = e.players, e.deck, e.rules
     s.alive = set(range(1, e.players + 1))
     s._living = None
-    s.cards_changed()
+    s.cards_changed(dealt=True)
 
 
 def _night(s: State, e: ev.NightFell) -> None:
@@ -260,12 +269,12 @@ def _villagers(s: State, e: ev.VillagersIdentified) -> None:
 
 def _thief_cards(s: State, e: ev.ThiefCardsNamed) -> None:
     s.buried = e.cards
-    s.cards_changed()
+    s.cards_changed(dealt=True)
 
 
 def _thief_took(s: State, e: ev.ThiefTookCard) -> None:
     s.thief_seat = e.seat
-    s.cards_changed()
+    s.cards_changed(dealt=True)
     if e.role is None:
         s.roles[e.seat] = Role.VILLAGER
         return

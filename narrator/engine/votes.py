@@ -90,7 +90,7 @@ class Votes(FlowBase):
         if not tally:
             return ("none", ())
         top = max(tally.values())
-        leaders = tuple(sorted(x for x, v in tally.items() if v == top))
+        leaders = tuple(sorted([x for x, v in tally.items() if v == top]))
         return ("out", leaders) if len(leaders) == 1 else ("tie", leaders)
 
     def vote_by_hands(self, kind: str, voters: tuple[int, ...], targets: tuple[int, ...], weighted: bool) -> Flowing:

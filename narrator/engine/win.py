@@ -15,19 +15,13 @@ def wolves_condition(s: State, alive: Set[int]) -> Termination | None:
     lovers = s.lovers_camp()
     if lovers and s.lovers is not None and any(x in alive for x in s.lovers):
         return None
-    # One pass over the living (this runs after every batch of deaths).
-    wolf_seats, roles = s.wolves(), s.roles
-    wolves = 0
-    others: list[Role | None] = []  # the cards of the living outside the wolves, the lovers and the piper
-    for x in alive:
-        if x in lovers:
-            continue
-        if x in wolf_seats:
-            wolves += 1
-        elif (role := roles.get(x)) is not Role.PIPER:
-            others.append(role)
+    wolf_seats, roles = s.wolves(), s.roles  # this runs after every batch of deaths: set operations
+    living = alive - lovers if lovers else alive
+    wolves = len(wolf_seats.intersection(living))
     if not wolves:
         return None
+    # the cards of the living outside the wolves, the lovers and the piper
+    others = [role for x in living if x not in wolf_seats and (role := roles.get(x)) is not Role.PIPER]
     if not others:
         return "good_dead"
     mode = s.rules.win
