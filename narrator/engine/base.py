@@ -38,7 +38,8 @@ class FlowBase:
         self.setup = setup
         self.rules = setup.rules
         self.s = state
-        self.rng = random.Random(seed)
+        self.seed = seed
+        self._rng: random.Random | None = None
         self.emit: Callable[[ev.Event], None] = emit
         """Record an event: append it to the journal and fold it into the state."""
         self._speeches: dict[tuple[int, str, bool, bool], Prompt] = {}
@@ -48,7 +49,16 @@ class FlowBase:
         self._refuse_speech = partial(refuse_speech, state)
         self.plan = plan(setup)  # the deck's needs, once per set-up: steps, seats, which roles' bookkeeping
         self.new_moon_deck = list(setup.rules.new_moon)  # 新月: the event deck, shuffled once from the seed
-        self.rng.shuffle(self.new_moon_deck)
+        if self.new_moon_deck:
+            self.rng.shuffle(self.new_moon_deck)
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's own random draws (新月's deck, a PK decided at random), seeded from the set-up: made
+        when first needed, as most games never draw."""
+        if self._rng is None:
+            self._rng = random.Random(self.seed)
+        return self._rng
 
     def when(self) -> ev.When:
         s = self.s
@@ -144,7 +154,7 @@ def refuse_explode(s: State, answer: Answer) -> Refusal | None:
 def refuse_speech(s: State, answer: Answer) -> Refusal | None:
     """A day speech in a deck with a 骑士: a self-explosion, or "N号决斗M号" (once, by the living knight)."""
     if not isinstance(answer, Duel):
-        return refuse_explode(s, answer)
+        return refuse_explode(s, answer) if isinstance(answer, SelfExplode) else None
     knight, target = answer.knight, answer.target
     if knight not in s.alive or s.roles.get(knight) is not Role.KNIGHT:
         return refuse("knight.not_knight", seat=knight)

@@ -114,16 +114,17 @@ class Game:
         refusal = prompt.refuse(answer)
         if refusal is not None and refusal.code == "answer.wrong_kind":
             return refusal
-        if type(answer) in _NAMED:  # a seat not on this table is said first
-            refusal = self.outside_table(answer) or refusal
+        named = _NAMED.get(type(answer))
+        if named is not None:  # a seat not on this table is said first
+            refusal = self.outside_table(named(answer)) or refusal
         if refusal is not None and refusal.code == "seat.not_selectable":
             return self.why_not(refusal, prompt.kind)
         return refusal
 
-    def outside_table(self, answer: Answer) -> Refusal | None:
-        """A seat the table does not have ("13号" in a 12-player game), in any answer naming seats."""
+    def outside_table(self, seats: tuple[int, ...]) -> Refusal | None:
+        """A seat the table does not have ("13号" in a 12-player game), among the seats an answer names."""
         players = self.setup.players
-        for x in named_seats(answer):
+        for x in seats:
             if not 1 <= x <= players:
                 return refuse("seat.no_such", seat=x, n=players)
         return None
@@ -157,12 +158,6 @@ class Game:
         return Game.replay(self.setup, self.seed, self.answers[:-1])
 
 
-def named_seats(answer: Answer) -> tuple[int, ...]:
-    """Every seat an answer names (voters and targets alike)."""
-    named = _NAMED.get(type(answer))
-    return () if named is None else named(answer)
-
-
 def _vote_result(answer: VoteResult) -> tuple[int, ...]:
     return answer.tied if answer.out is None else (answer.out,)
 
@@ -174,4 +169,4 @@ _NAMED: dict[type, Callable[[Any], tuple[int, ...]]] = {
     Ballots: lambda answer: tuple(chain.from_iterable(answer.votes)),
     Duel: lambda answer: (answer.knight, answer.target),
 }
-"""The answer types that name seats (the others name none)."""
+"""Every seat an answer names (voters and targets alike), by answer type: the others name none."""

@@ -56,7 +56,8 @@ def lone_wolf(s: State, seat: int) -> bool:
 
 
 def pack_alive(s: State) -> tuple[int, ...]:
-    return tuple(sorted(x for x in s.alive if s.is_wolf(x) and not lone_wolf(s, x)))
+    wolves = s.wolves()
+    return tuple([x for x in s.living() if x in wolves and not lone_wolf(s, x)])
 
 
 def night_immune(s: State, seat: int) -> bool:

@@ -163,7 +163,8 @@ class Night(ModernSteps, NewMoon):
             return
         feared = s.tonight.feared
         if self.plan.lone_wolves or feared is not None:
-            wolves = tuple(x for x in s.living() if s.is_wolf(x))
+            wolf_seats = s.wolves()
+            wolves = tuple([x for x in s.living() if x in wolf_seats])
             pack = pack_alive(s)
             if not pack and not s.knife_told:
                 self.emit(ev.KnifeInherited(wolves))  # 石像鬼 / 机械狼 / the offline 恶魔 now hold the knife
