@@ -255,10 +255,17 @@ class Session:
         return result
 
     def _refused(self, prompt: Prompt | None, refusal: Refusal, understood: bool) -> Refused:
+        return Refused("" if prompt is None else prompt.kind, refusal, self.refusal_line(prompt, refusal),
+                       understood)
+
+    def refusal_line(self, prompt: Prompt | None, refusal: Refusal) -> Line:
+        """The judge's reason for a refusal, routed: to the table only by day, at a prompt that is not secret
+        and not about a self-explosion (a refused 自爆 or 过 at a speech would tell the table who is no wolf);
+        else to the host alone. Every front end routes refusals through this one rule."""
         line = self.judge.script.refusal(refusal)
         if prompt is not None and not prompt.secret and not self.night and not _about_explosion(prompt, refusal):
-            line = replace(line, to="all")
-        return Refused("" if prompt is None else prompt.kind, refusal, line, understood)
+            return replace(line, to="all")
+        return line  # the script's refusals are the host's
 
     def undo(self) -> bool:
         """Take back the last accepted answer (False if there is none). The next take_lines() says the

@@ -4,6 +4,8 @@ a feared or sealed player's step asks nothing (the night loop tells the host why
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Seats
 from narrator.engine.base import Flowing
@@ -111,21 +113,21 @@ class ModernSteps(Dawn):
         if n == 1 and offline:
             yield from self.identify(Role.DEMON)
         demon = self.acting(Role.DEMON)
-        if demon is None:
-            return
         if offline:
-            if n == 1:
+            if n == 1 and demon is not None:
                 self.emit(self.briefing(demon))
             return
         # pandakill: he knows the pack, so he checks a seat outside it
-        seats = tuple(x for x in self.living(but=demon) if not (s.is_wolf(x) and not lone_wolf(s, x)))
-        if not seats:
-            return
-        target = yield from self.ask_one("demon.check", seats, False, role=Role.DEMON, actor=demon, secret=True)
-        landed = land(s, target)
-        assert landed is not None
-        role = s.roles.get(landed)
-        self.emit(ev.DemonChecked(target, None if role is None else role in GODS))
+        seats = () if demon is None else tuple(
+            x for x in self.living(but=demon) if not (s.is_wolf(x) and not lone_wolf(s, x)))
+        if demon is not None and seats:
+            target = yield from self.ask_one("demon.check", seats, False, role=Role.DEMON, actor=demon,
+                                             secret=True)
+            landed = land(s, target)
+            assert landed is not None
+            role = s.roles.get(landed)
+            self.emit(ev.DemonChecked(target, None if role is None else role in GODS))
+        self.emit(ev.StepAsked("demon", "result", n))  # 他是不是神，是这个: after the choice, every night
 
     def briefing(self, demon: int) -> ev.DemonBriefed:
         s = self.s
@@ -142,16 +144,18 @@ class ModernSteps(Dawn):
         if n == 1:
             yield from self.identify(Role.MECH_WOLF)
         mech = self.acting(Role.MECH_WOLF)
-        if mech is None:
-            return
         s = self.s
         if n == 1:
-            seat = yield from self.ask_one("mech_wolf.learn", self.living(but=mech), True, role=Role.MECH_WOLF,
-                                           actor=mech, secret=True)
-            landed = land(s, seat)
-            self.emit(ev.MechWolfLearned(landed))
-            if seat is not None and landed is not None:
-                self.emit(ev.CardChecked(Role.MECH_WOLF, seat, self.exact_card(landed)))
+            if mech is not None:
+                seat = yield from self.ask_one("mech_wolf.learn", self.living(but=mech), True,
+                                               role=Role.MECH_WOLF, actor=mech, secret=True)
+                landed = land(s, seat)
+                self.emit(ev.MechWolfLearned(landed))
+                if seat is not None and landed is not None:
+                    self.emit(ev.CardChecked(Role.MECH_WOLF, seat, self.exact_card(landed)))
+            self.emit(ev.StepAsked("mech_wolf", "result", n))  # 他的身份是这个, after the choice
+            return
+        if mech is None:
             return
         power = mech_power(s)
         info = {"power": power}
@@ -179,16 +183,7 @@ class ModernSteps(Dawn):
             self.emit(ev.PowerNone(mech))
 
     def step_psychic(self, n: int) -> Flowing:
-        if n == 1:
-            yield from self.identify(Role.PSYCHIC)
-        psychic = self.acting(Role.PSYCHIC)
-        if psychic is None:
-            return
-        target = yield from self.ask_one("psychic.check", self.living(but=psychic), False, role=Role.PSYCHIC,
-                                         actor=psychic, secret=True)
-        landed = land(self.s, target)
-        assert landed is not None
-        self.emit(ev.CardChecked(Role.PSYCHIC, target, self.psychic_result(landed)))
+        yield from self.card_check(n, Role.PSYCHIC, self.psychic_result)
 
     def psychic_result(self, seat: int) -> str | None:
         s = self.s
@@ -199,16 +194,21 @@ class ModernSteps(Dawn):
         return self.exact_card(seat)
 
     def step_gargoyle(self, n: int) -> Flowing:
+        yield from self.card_check(n, Role.GARGOYLE, self.exact_card)
+
+    def card_check(self, n: int, role: Role, result: Callable[[int], str | None]) -> Flowing:
+        """The 通灵师's and the 石像鬼's step: one living seat, not himself; the host hears the exact card.
+        Then 他的身份是这个 (StepAsked "result"), every night, alive or not."""
         if n == 1:
-            yield from self.identify(Role.GARGOYLE)
-        gargoyle = self.acting(Role.GARGOYLE)
-        if gargoyle is None:
-            return
-        target = yield from self.ask_one("gargoyle.check", self.living(but=gargoyle), False, role=Role.GARGOYLE,
-                                         actor=gargoyle, secret=True)
-        landed = land(self.s, target)
-        assert landed is not None
-        self.emit(ev.CardChecked(Role.GARGOYLE, target, self.exact_card(landed)))
+            yield from self.identify(role)
+        checker = self.acting(role)
+        if checker is not None:
+            target = yield from self.ask_one(f"{role.value}.check", self.living(but=checker), False, role=role,
+                                             actor=checker, secret=True)
+            landed = land(self.s, target)
+            assert landed is not None
+            self.emit(ev.CardChecked(role, target, result(landed)))
+        self.emit(ev.StepAsked(role.value, "result", n))
 
     def step_gravekeeper(self, n: int) -> Flowing:
         if n == 1:

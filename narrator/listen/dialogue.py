@@ -13,7 +13,9 @@ and returns its `Accepted` (None once the game is over or every input has ended)
 * **撤销** takes back the last accepted answer (`Session.undo`) and asks that prompt again; with a read-back
   waiting it drops that answer instead. **重复** says the last line again. **暂停** / **继续** hold the
   reminders.
-* Refused answers (not understood, or illegal) get their reason said and change nothing.
+* Refused answers (not understood, or illegal) get their reason said and change nothing. Where the reason
+  is said is the Session's rule (`Session.refusal_line`): by day at an open prompt to the table, but a
+  refused 自爆 / 过 at a speech to the host alone ("七号不是狼人，不能自爆" would out a good player).
 * A silent host hears the question again after `ask_again_s`, then `remind` every `remind_s`.
 * Nothing heard is never an answer.
 
@@ -117,7 +119,7 @@ class Dialogue:
     def say(self, line: Line, prompt: Prompt | None, *, remember: bool = True) -> None:
         if self.secret_now(prompt) and line.to != "host":
             line = Line(line.text, "host", line.pieces, line.key, line.pause, line.cue, line.bed)
-        elif not self.secret_now(prompt) and line.key.startswith(("listening.", "refusals.")):
+        elif not self.secret_now(prompt) and line.key.startswith("listening."):
             line = Line(line.text, "all", line.pieces, line.key, line.pause, line.cue, line.bed)
         if remember:
             self.last = [line]
@@ -244,11 +246,11 @@ class Dialogue:
         try:
             answer = parse(text, prompt.accepts)
         except (NotUnderstood, Ambiguous) as e:
-            self.say(self.script.refusal(e.refusal), prompt)
+            self.say(self.session.refusal_line(prompt, e.refusal), prompt)
             return _Pending(pending)
         refusal = self.session.game.refusal(prompt, answer)
         if refusal is not None:
-            self.say(self.script.refusal(refusal), prompt)
+            self.say(self.session.refusal_line(prompt, refusal), prompt)
             return _Pending(pending)
         if irreversible(prompt.kind) and (self.cfg.read_back == "always"
                                           or doubtful(heard, prompt, self.pack, self.cfg.doubt_gap)):

@@ -233,3 +233,15 @@ def test_every_wrong_answer_then_undo_leaves_the_journal_as_before() -> None:
             assert said.public() == [], prompt.kind
         drills += 1
     assert drills >= 15
+
+
+def test_a_refused_explosion_at_a_day_speech_is_told_to_the_host_alone() -> None:
+    """"二号不是狼人，不能自爆" aloud would tell the table that 2 is good: only the host hears why."""
+    session, deal = table()
+    auto_until(session, deal, "speech.end", {
+        "wolves.kill": "七号", "witch.save": "救", "seer.check": "一号", "sheriff.run": "没有"})
+    assert session.prompt is not None and not session.night
+    d, _, said = dialogue(session, ["二号自爆", "过"])
+    assert isinstance(d.answer(), Accepted)
+    assert said.public() == []
+    assert said.host() == ["二号不是狼人，不能自爆。"]
