@@ -10,6 +10,8 @@ from narrator.engine.prompts import Prompt
 from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import WOLF_CARDS, Role
 
+SLUG = {role: role.value for role in Role}
+"""Each card's slug (an enum's `.value` is a property call: this is read in every night's checks)."""
 IDENTIFY = {role: f"{role.value}.identify" for role in Role}
 """Each card's identification prompt kind."""
 
@@ -55,14 +57,14 @@ class CardsFlow(FlowBase):
         """What an exact-card check shows: the card's slug, or None when it is not identified yet (the host
         then shows the card itself)."""
         role = self.s.roles.get(seat)
-        return role.value if role is not None else None
+        return SLUG[role] if role is not None else None
 
     def seer_result(self, seat: int) -> str | None:
         role = self.s.roles.get(seat)
         if self.rules.seer_sees == "role":
             if role is Role.WILD_CHILD and self.s.wild_turned:
                 return Role.WEREWOLF.value
-            return role.value if role is not None else None
+            return SLUG[role] if role is not None else None
         if self.s.is_wolf(seat):
             return "wolf"
         if role is not None:

@@ -190,8 +190,10 @@ class State:
         counts = self._in_play
         if counts is None:
             counts = Counter(self.deck)
-            counts.subtract(Counter(self.buried))
-            counts = self._in_play = +counts
+            if self.buried:
+                counts.subtract(Counter(self.buried))
+                counts = +counts
+            self._in_play = counts
         return counts
 
     def exile_voters(self) -> tuple[int, ...]:

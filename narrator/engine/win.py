@@ -12,7 +12,13 @@ from narrator.engine.state import State
 def wolves_condition(s: State, alive: Set[int]) -> Termination | None:
     """Why the wolves have won over `alive` (屠边 / 屠城 / parity), or None; the 人狼恋 pair must be dead in
     every mode."""
-    lovers = s.lovers_camp()
+    return _wolves_won(s, alive, s.lovers_camp() if s.lovers is not None else NOBODY)
+
+
+NOBODY: frozenset[int] = frozenset()
+
+
+def _wolves_won(s: State, alive: Set[int], lovers: frozenset[int]) -> Termination | None:
     if lovers and s.lovers is not None and any(x in alive for x in s.lovers):
         return None
     wolf_seats, roles = s.wolves(), s.roles  # this runs after every batch of deaths: set operations
@@ -45,17 +51,17 @@ def outcome(s: State, alive: Set[int] | None = None) -> tuple[Camp, Termination]
     conditions, the wolves win (`wolf_kill_first`); with the switch off the good side does."""
     alive = s.alive if alive is None else alive
     met: list[tuple[Camp, Termination]] = []
-    wolves = wolves_condition(s, alive)
+    lovers = s.lovers_camp() if s.lovers is not None else NOBODY
+    wolves_alive = not s.wolves().isdisjoint(alive)
+    wolves = _wolves_won(s, alive, lovers) if wolves_alive else None  # no living wolf: no wolves' win
     if wolves is not None:
         met.append((Camp.WOLVES, wolves))
-    lovers = s.lovers_camp()
     lovers_alive = bool(lovers) and any(x in alive for x in lovers if x != s.cupid_seat)
     if lovers_alive and all(x in lovers for x in alive):
         met.append((Camp.LOVERS, "lovers"))
     piper = s.living_seat_of(Role.PIPER)
     if piper is not None and piper in alive and all(x == piper or x in s.charmed for x in alive):
         met.append((Camp.PIPER, "piper"))
-    wolves_alive = not s.wolves().isdisjoint(alive)
     good: tuple[Camp, Termination] | None = None
     if not wolves_alive and not lovers_alive:
         good = (Camp.GOOD, "wolves_dead")
