@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from narrator.engine import events as ev
@@ -189,8 +190,9 @@ class State:
         """Cards held by players: the deck less the two the thief left face down (shared: do not change it)."""
         counts = self._in_play
         if counts is None:
-            counts = Counter(self.deck)
+            counts = _counted(self.deck)
             if self.buried:
+                counts = counts.copy()
                 counts.subtract(Counter(self.buried))
                 counts = +counts
             self._in_play = counts
@@ -235,6 +237,12 @@ class State:
             if self.is_wolf(a) and self.is_wolf(b) and not self.is_wolf(self.cupid_seat):
                 out.add(self.cupid_seat)
         return tuple(sorted(out))
+
+
+@lru_cache(maxsize=64)
+def _counted(deck: tuple[Role, ...]) -> Counter[Role]:
+    """A deck's cards counted (shared by every game of the deck: do not change it)."""
+    return Counter(deck)
 
 
 IDIOT_GOD = (GODS, FOLK)

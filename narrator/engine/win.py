@@ -27,7 +27,7 @@ def _wolves_won(s: State, alive: Set[int], lovers: frozenset[int]) -> Terminatio
     if not wolves:
         return None
     # the cards of the living outside the wolves, the lovers and the piper
-    others = [role for x in living if x not in wolf_seats and (role := roles.get(x)) is not Role.PIPER]
+    others = [role for role in map(roles.get, living - wolf_seats) if role is not Role.PIPER]
     if not others:
         return "good_dead"
     mode = s.rules.win
