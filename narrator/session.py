@@ -109,7 +109,7 @@ class Session:
 
     def _start(self, game: Game) -> None:
         self.game = game
-        self._shadow = State()
+        self._shadow: State | None = None  # the state as the lines said so far left it; made when first needed
         self._seen = 0
         self._asked: list[_Asked] = []
         self._said = False  # the current prompt's lines were taken
@@ -180,14 +180,17 @@ class Session:
         """Like take_lines, with what each group of lines says: an event, or a prompt (empty lines dropped)."""
         out: list[tuple[ev.Event | Prompt, tuple[Line, ...]]] = []
         prompt_lines = self.judge.prompt_lines
+        if self._shadow is None:
+            self._shadow = State()
+        shadow = self._shadow
         for _, at, asked in self._asked:
-            self._events_until(at, out)
-            out.append((asked, _said(prompt_lines(asked, self._shadow))))
+            self._events_until(at, shadow, out)
+            out.append((asked, _said(prompt_lines(asked, shadow))))
         self._asked.clear()
-        self._events_until(len(self.game.journal), out)
+        self._events_until(len(self.game.journal), shadow, out)
         prompt = self.game.prompt
         if prompt is not None and not self._said:
-            out.append((prompt, _said(prompt_lines(prompt, self._shadow))))
+            out.append((prompt, _said(prompt_lines(prompt, shadow))))
             self._said = True
         return out
 
@@ -199,8 +202,8 @@ class Session:
             return []
         return list(_said(self.judge.prompt_lines(prompt, self.game.state)))
 
-    def _events_until(self, end: int, out: list[tuple[ev.Event | Prompt, tuple[Line, ...]]]) -> None:
-        journal, shadow, lines = self.game.journal, self._shadow, self.judge.event_lines
+    def _events_until(self, end: int, shadow: State, out: list[tuple[ev.Event | Prompt, tuple[Line, ...]]]) -> None:
+        journal, lines = self.game.journal, self.judge.event_lines
         for i in range(self._seen, end):
             event = journal[i]
             shadow.apply(event)

@@ -12,7 +12,7 @@ preset is run `--repeat` times; the median and the best are reported.
 fsynced per answer, as `narrator play` writes it), timed by the wall clock, because the time goes to the
 disk, not the CPU.
 
-    .venv/bin/python scripts/bench_engine.py                 # the two 12-player presets
+    .venv/bin/python scripts/bench_engine.py                 # the four 12-player presets
     .venv/bin/python scripts/bench_engine.py --seconds 10 --repeat 5 --preset 9人预女猎
     .venv/bin/python scripts/bench_engine.py --journal . --seconds 5
 """
@@ -100,7 +100,7 @@ def run(preset: str, seconds: float, min_games: int, journal: Path | None = None
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--preset", action="append", help="preset name (repeatable); default: the 12-player two")
+    parser.add_argument("--preset", action="append", help="preset name (repeatable); default: four 12-player presets")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per repeat (default 3)")
     parser.add_argument("--repeat", type=int, default=3, help="repeats per preset (default 3)")
     parser.add_argument("--min-games", type=int, default=500, help="at least this many games per repeat")

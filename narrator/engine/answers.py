@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from narrator.engine.roles import Role
+from narrator.engine.values import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Seats:
     """One or more seats (座位号, 1-based) in the order said. Empty = nobody (空刀 / 不用 / 没有 / 不开枪)."""
@@ -15,6 +17,7 @@ class Seats:
     seats: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class YesNo:
     """救 / 不救, 翻牌 / 不翻, 要 / 不要."""
@@ -22,11 +25,13 @@ class YesNo:
     yes: bool
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Pass:
     """过: a speech or last words ended."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SelfExplode:
     """N号自爆: a wolf reveals himself by day."""
@@ -34,6 +39,7 @@ class SelfExplode:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Cards:
     """Role cards named by the host (the thief's two face-down cards)."""
@@ -41,6 +47,7 @@ class Cards:
     roles: tuple[Role, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TakeCard:
     """The thief's choice: a card from the two, or None to keep his own (不换)."""
@@ -48,6 +55,7 @@ class TakeCard:
     role: Role | None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Ballots:
     """A vote record: voter seat -> target seat. Voters not named abstain (弃票).
@@ -61,6 +69,7 @@ class Ballots:
         return dict(self.votes)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class VoteResult:
     """A quick result without the breakdown: "七号出局" / "七号当选" (out=7), "三号 七号 平票" (tied=(3, 7)),
@@ -70,6 +79,7 @@ class VoteResult:
     tied: tuple[int, ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Direction:
     """警左 / 警右: which side of the sheriff speaks first."""
@@ -77,6 +87,7 @@ class Direction:
     side: Literal["left", "right"]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Duel:
     """N号决斗M号: the knight reveals himself during a day speech and duels a living player."""

@@ -9,6 +9,7 @@ from typing import Any
 
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Duel, Pass, Seats, SelfExplode, YesNo
+from narrator.engine.plan import plan
 from narrator.engine.prompts import Check, Prompt
 from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import NO_EXPLODE, Role
@@ -37,7 +38,8 @@ class FlowBase:
         self.setup = setup
         self.rules = setup.rules
         self.s = state
-        self.rng = random.Random(seed)
+        self.seed = seed
+        self._rng: random.Random | None = None
         self.emit: Callable[[ev.Event], None] = emit
         """Record an event: append it to the journal and fold it into the state."""
         self._speeches: dict[tuple[int, str, bool, bool], Prompt] = {}
@@ -45,14 +47,18 @@ class FlowBase:
         # no reference cycle and is freed by reference counting, not left to the cyclic garbage collector.
         self._refuse_explode = partial(refuse_explode, state)
         self._refuse_speech = partial(refuse_speech, state)
-        self.night_steps = setup.steps()
-        deck = setup.deck
-        # --- modern roles: skip their bookkeeping in decks without them (hot in random-game runs) ---
-        self.lone_in_deck = Role.GARGOYLE in deck or Role.MECH_WOLF in deck or (
-            Role.DEMON in deck and setup.rules.demon == "offline")
-        self.dream_in_deck = Role.DREAMCATCHER in deck
+        self.plan = plan(setup)  # the deck's needs, once per set-up: steps, seats, which roles' bookkeeping
         self.new_moon_deck = list(setup.rules.new_moon)  # 新月: the event deck, shuffled once from the seed
-        self.rng.shuffle(self.new_moon_deck)
+        if self.new_moon_deck:
+            self.rng.shuffle(self.new_moon_deck)
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's own random draws (新月's deck, a PK decided at random), seeded from the set-up: made
+        when first needed, as most games never draw."""
+        if self._rng is None:
+            self._rng = random.Random(self.seed)
+        return self._rng
 
     def when(self) -> ev.When:
         s = self.s
@@ -77,10 +83,23 @@ class FlowBase:
         assert isinstance(answer, Seats)
         return answer.seats
 
-    def ask_one(self, kind: str, seats: tuple[int, ...], optional: bool, **kw: Any) -> Flowing:
+    def ask_one(
+        self,
+        kind: str,
+        seats: tuple[int, ...],
+        optional: bool,
+        *,
+        role: Role | None = None,
+        actor: int | None = None,
+        check: Check | None = None,
+        secret: bool = False,
+        info: Mapping[str, Any] | None = None,
+    ) -> Flowing:
         """One seat, or None when the host says nobody (and nobody is allowed)."""
-        chosen = yield from self.ask_seats(kind, seats, 0 if optional else 1, 1, **kw)
-        return chosen[0] if chosen else None
+        lo = 0 if optional else 1
+        answer = yield Prompt(kind, SEATS, role, actor, seats, lo, 1, secret, info or {}, check)
+        assert isinstance(answer, Seats)
+        return answer.seats[0] if answer.seats else None
 
     def ask_yes(self, kind: str, *, role: Role | None = None, actor: int | None = None,
                 check: Check | None = None, info: Mapping[str, Any] | None = None) -> Flowing:
@@ -89,7 +108,8 @@ class FlowBase:
         return answer.yes
 
     def living(self, *, but: int | None = None) -> tuple[int, ...]:
-        return tuple([x for x in sorted(self.s.alive) if x != but])
+        living = self.s.living()
+        return living if but is None else tuple([x for x in living if x != but])
 
     def speech(self, seat: int, kind: str = "speech.end", explode: bool = True, duel: bool = False) -> Flowing:
         """One speech; returns the seat of a wolf who exploded during it, the knight's Duel (`duel`: a day
@@ -110,7 +130,7 @@ class FlowBase:
                 return answer.seat
             if isinstance(answer, Duel):
                 return answer
-        self.emit(ev.SpeechEnded(seat, last_words=kind == "last_words.end"))
+        self.emit(ev.SpeechEnded(seat, kind == "last_words.end"))
         return None
 
 
@@ -134,7 +154,7 @@ def refuse_explode(s: State, answer: Answer) -> Refusal | None:
 def refuse_speech(s: State, answer: Answer) -> Refusal | None:
     """A day speech in a deck with a 骑士: a self-explosion, or "N号决斗M号" (once, by the living knight)."""
     if not isinstance(answer, Duel):
-        return refuse_explode(s, answer)
+        return refuse_explode(s, answer) if isinstance(answer, SelfExplode) else None
     knight, target = answer.knight, answer.target
     if knight not in s.alive or s.roles.get(knight) is not Role.KNIGHT:
         return refuse("knight.not_knight", seat=knight)

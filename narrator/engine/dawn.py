@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from narrator.engine.cards import CardsFlow
 from narrator.engine.events import Cause
-from narrator.engine.modern_state import land, night_immune
+from narrator.engine.modern_state import land_all, night_immune
 from narrator.engine.roles import Role
 
 HUNTER_CAUSES = {
@@ -30,11 +30,11 @@ class Dawn(CardsFlow):
         s, t = self.s, self.s.tonight
         deaths: dict[int, Cause] = {}
         elder_survived = False
-        dreamed = land(s, t.dreamed)
-        victim = land(s, t.victim)
+        dreamed, victim, protected, mech_protected, poisoned, mech_poisoned = land_all(
+            s, t.dreamed, t.victim, t.protected, t.mech_protected, t.poisoned, t.mech_poisoned)
         if victim is not None:
             role = s.roles.get(victim)
-            guarded = victim in (land(s, t.protected), land(s, t.mech_protected)) and (
+            guarded = victim in (protected, mech_protected) and (
                 role is not Role.LITTLE_GIRL or self.rules.guard_protects_little_girl
             )
             # the antidote saves whoever the named kill landed on; D37: a caught little girl dies at once
@@ -50,12 +50,12 @@ class Dawn(CardsFlow):
                 elder_survived = True  # an antidote used on the elder leaves him one life (RULES.md 长老)
             if dies:
                 deaths[victim] = "wolves"
-        for poisoned in (land(s, t.poisoned), land(s, t.mech_poisoned)):
-            if poisoned is None or poisoned == dreamed or night_immune(s, poisoned):
+        for target in (poisoned, mech_poisoned):
+            if target is None or target == dreamed or night_immune(s, target):
                 continue
-            if s.roles.get(poisoned) is Role.WITCHER:
+            if s.roles.get(target) is Role.WITCHER:
                 continue  # the poison has no effect on the 猎魔人
-            deaths[poisoned] = "poison"  # a poisoned hunter cannot shoot, even if the wolves bit him too
+            deaths[target] = "poison"  # a poisoned hunter cannot shoot, even if the wolves bit him too
         if t.hunted is not None:  # already landed
             witcher = s.seat_of(Role.WITCHER)
             if s.is_wolf(t.hunted):

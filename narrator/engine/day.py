@@ -71,7 +71,7 @@ class Day(Election):
             direction = answer.side
         order, clockwise = speaking_order(s, self.rules, sheriff, direction, dead)
         self.emit(ev.SpeechesOrdered(order, direction, clockwise=clockwise, dead=dead))
-        duel = Role.KNIGHT in self.setup.deck  # "N号决斗M号" may end any day speech (never the election or a PK)
+        duel = self.plan.knight  # "N号决斗M号" may end any day speech (never the election or a PK)
         exploded: bool = yield from self.day_speeches(order, duel=duel)
         return exploded
 

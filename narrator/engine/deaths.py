@@ -67,7 +67,7 @@ class Deaths(FlowBase):
         for _ in range(2):  # a lover and the 摄梦人's sleepwalker may follow each other
             if s.lovers is not None and dead & set(s.lovers):
                 dead |= {x for x in s.lovers if not night_immune(s, x)}
-            if not self.dream_in_deck:
+            if not self.plan.dreamcatcher:
                 continue
             catcher, sleepwalker = s.seat_of(Role.DREAMCATCHER), land(s, s.tonight.dreamed)
             if catcher in dead and sleepwalker is not None and not night_immune(s, sleepwalker):
@@ -79,19 +79,19 @@ class Deaths(FlowBase):
         """Kill `first`, then ask every death skill in seat order (shots may add deaths, asked in turn),
         then check for a winner. Returns the batch: every (seat, cause) that died, in order of death."""
         batch: list[tuple[int, Cause]] = []
-        own = frozenset(x for x, _ in first)
+        own = frozenset([x for x, _ in first])
         for seat, cause in sorted(first):
             self.die(seat, cause, when, batch, own)
         done: set[int] = set()
+        at_once = self.rules.end_at_once
         while True:
-            if self.rules.end_at_once:
+            if at_once:
                 self.check_win()  # the game ends at once: pending shots and badge passes are skipped
-            todo = sorted(x for x, _ in batch if x not in done)
+            todo = [death for death in batch if death[0] not in done]  # a seat dies once: one cause each
             if not todo:
                 break
-            seat = todo[0]
+            seat, cause = min(todo)
             done.add(seat)
-            cause = dict(batch)[seat]
             # A shot or a take kills at the same time as the one who fires it: a hunter bitten in the night
             # takes his target in the night too (no last words after night 1).
             yield from self.death_skills(seat, cause, self.s.deaths[seat][1], batch)

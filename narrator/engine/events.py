@@ -11,6 +11,7 @@ from typing import ClassVar, Literal
 
 from narrator.engine.roles import Camp, Role
 from narrator.engine.rules import Rules
+from narrator.engine.values import quick_init, quick_init_all
 
 Cause = Literal[
     "wolves", "poison", "shot", "exile", "lover", "explode", "taken", "charm", "scapegoat", "elder",
@@ -606,3 +607,7 @@ class WolvesAllyNamed(Event):
 
     secret: ClassVar[bool] = True
     seat: int | None
+
+
+quick_init_all(Event)  # every event type is built through its slots (values.py): hundreds a game
+quick_init(When)

@@ -7,8 +7,10 @@ from the set-up with the recorded answers: the seed is part of the set-up, so bo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import chain
+from typing import Any
 
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Ballots, Duel, Seats, SelfExplode, VoteResult
@@ -19,7 +21,8 @@ from narrator.engine.prompts import Prompt
 from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import Camp
 from narrator.engine.rules import Setup
-from narrator.engine.state import State
+from narrator.engine.state import State, recorder
+from narrator.engine.values import quick_init
 
 
 class Flow(Night, Day):
@@ -35,6 +38,7 @@ class Flow(Night, Day):
             return
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Accepted:
     events: tuple[ev.Event, ...]
@@ -77,12 +81,8 @@ class Game:
         self.journal: list[ev.Event] = []
         self.answers: list[tuple[str, Answer]] = []
         self.state = State()
-        self._flow = Flow(setup, seed, self._record, self.state).run()
+        self._flow = Flow(setup, seed, recorder(self.journal, self.state), self.state).run()
         self.prompt: Prompt | None = next(self._flow, None)
-
-    def _record(self, event: ev.Event) -> None:
-        self.journal.append(event)
-        self.state.apply(event)
 
     @property
     def over(self) -> bool:
@@ -114,16 +114,20 @@ class Game:
         refusal = prompt.refuse(answer)
         if refusal is not None and refusal.code == "answer.wrong_kind":
             return refusal
-        refusal = self.outside_table(answer) or refusal
+        named = _NAMED.get(type(answer))
+        if named is not None:  # a seat not on this table is said first
+            refusal = self.outside_table(named(answer)) or refusal
         if refusal is not None and refusal.code == "seat.not_selectable":
             return self.why_not(refusal, prompt.kind)
         return refusal
 
-    def outside_table(self, answer: Answer) -> Refusal | None:
-        """A seat the table does not have ("13号" in a 12-player game), in any answer naming seats."""
+    def outside_table(self, seats: tuple[int, ...]) -> Refusal | None:
+        """A seat the table does not have ("13号" in a 12-player game), among the seats an answer names."""
         players = self.setup.players
-        wrong = next((x for x in named_seats(answer) if not 1 <= x <= players), None)
-        return None if wrong is None else refuse("seat.no_such", seat=wrong, n=players)
+        for x in seats:
+            if not 1 <= x <= players:
+                return refuse("seat.no_such", seat=x, n=players)
+        return None
 
     def why_not(self, refusal: Refusal, kind: str = "") -> Refusal:
         """A seat on the table that cannot be chosen here: say it is out of the game when it is, or (the
@@ -154,16 +158,15 @@ class Game:
         return Game.replay(self.setup, self.seed, self.answers[:-1])
 
 
-def named_seats(answer: Answer) -> tuple[int, ...]:
-    """Every seat an answer names (voters and targets alike)."""
-    if isinstance(answer, Seats):
-        return answer.seats
-    if isinstance(answer, SelfExplode):
-        return (answer.seat,)
-    if isinstance(answer, VoteResult):
-        return answer.tied if answer.out is None else (answer.out,)
-    if isinstance(answer, Ballots):
-        return tuple(x for pair in answer.votes for x in pair)
-    if isinstance(answer, Duel):
-        return (answer.knight, answer.target)
-    return ()
+def _vote_result(answer: VoteResult) -> tuple[int, ...]:
+    return answer.tied if answer.out is None else (answer.out,)
+
+
+_NAMED: dict[type, Callable[[Any], tuple[int, ...]]] = {
+    Seats: lambda answer: answer.seats,
+    SelfExplode: lambda answer: (answer.seat,),
+    VoteResult: _vote_result,
+    Ballots: lambda answer: tuple(chain.from_iterable(answer.votes)),
+    Duel: lambda answer: (answer.knight, answer.target),
+}
+"""Every seat an answer names (voters and targets alike), by answer type: the others name none."""

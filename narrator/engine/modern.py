@@ -9,6 +9,7 @@ from collections.abc import Callable
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Seats
 from narrator.engine.base import Flowing
+from narrator.engine.cards import SLUG
 from narrator.engine.dawn import Dawn
 from narrator.engine.modern_state import land, lone_wolf, mech_power
 from narrator.engine.prompts import Check
@@ -203,12 +204,12 @@ class ModernSteps(Dawn):
             yield from self.identify(role)
         checker = self.acting(role)
         if checker is not None:
-            target = yield from self.ask_one(f"{role.value}.check", self.living(but=checker), False, role=role,
+            target = yield from self.ask_one(SLUG[role] + ".check", self.living(but=checker), False, role=role,
                                              actor=checker, secret=True)
             landed = land(self.s, target)
             assert landed is not None
             self.emit(ev.CardChecked(role, target, result(landed)))
-        self.emit(ev.StepAsked(role.value, "result", n))
+        self.emit(ev.StepAsked(SLUG[role], "result", n))
 
     def step_gravekeeper(self, n: int) -> Flowing:
         if n == 1:

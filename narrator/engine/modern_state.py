@@ -40,6 +40,15 @@ def land(s: State, seat: int | None) -> int | None:
     return b if seat == a else a if seat == b else seat
 
 
+def land_all(s: State, *seats: int | None) -> tuple[int | None, ...]:
+    """`land` for several seats at once (dawn weighs every action of the night)."""
+    swap = None if s.tonight.swap is None else swap_now(s)
+    if swap is None:
+        return seats
+    a, b = swap
+    return tuple(b if x == a else a if x == b else x for x in seats)
+
+
 def lone_wolf(s: State, seat: int) -> bool:
     """A wolf card that never wakes with the pack: 石像鬼, 机械狼, the offline 恶魔."""
     role = s.roles.get(seat)
@@ -47,7 +56,8 @@ def lone_wolf(s: State, seat: int) -> bool:
 
 
 def pack_alive(s: State) -> tuple[int, ...]:
-    return tuple(sorted(x for x in s.alive if s.is_wolf(x) and not lone_wolf(s, x)))
+    wolves = s.wolves()
+    return tuple([x for x in s.living() if x in wolves and not lone_wolf(s, x)])
 
 
 def night_immune(s: State, seat: int) -> bool:

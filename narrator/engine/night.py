@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import partial
 
 from narrator.engine import events as ev
@@ -15,7 +16,7 @@ from narrator.engine.new_moon import NewMoon
 from narrator.engine.prompts import Check, Prompt
 from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import NO_EXPLODE, PACK_IDENTIFIED, WOLF_CARDS, Role
-from narrator.engine.rules import FIRST_NIGHT_ONLY, STEP_CARD
+from narrator.engine.rules import STEP_CARD
 
 
 class Night(ModernSteps, NewMoon):
@@ -23,20 +24,17 @@ class Night(ModernSteps, NewMoon):
         self.emit(ev.NightFell(n))
         if self.s.ally_due:
             yield from self.wolves_ally(n)
-        for step in self.night_steps:
-            if n > 1 and step in FIRST_NIGHT_ONLY:
-                continue
-            if n > 1 and step == "hunter" and not self.rules.tell_shoot_status:
-                continue
+        plan = self.plan
+        for step in plan.first_night if n == 1 else plan.later_nights:
             if n > 1 and not self.rules.call_dead_roles and not self.step_has_living_player(step):
                 continue  # the house accepts that silence tells the table this role is gone
             self.emit(ev.StepOpened(step, n))
-            handler = getattr(self, "step_" + step, None)
+            handler = STEPS[step]
             if handler is not None:
-                yield from handler(n)
+                yield from handler(self, n)
             elif n == 1:
                 yield from self.identify(STEP_CARD[step])
-            if self.s.tonight.feared is not None or self.s.sealed_night == n:
+            if plan.blockers and (self.s.tonight.feared is not None or self.s.sealed_night == n):
                 self.tell_blocked(step)  # after the step's identification, so the card is known
             self.emit(ev.StepClosed(step, n))
         if n == 1:
@@ -65,7 +63,7 @@ class Night(ModernSteps, NewMoon):
 
     def step_has_living_player(self, step: str) -> bool:
         if step == "wolves":
-            return any(self.s.is_wolf(x) for x in self.s.alive)
+            return not self.s.wolves().isdisjoint(self.s.alive)
         if step == "charmed":
             step = "piper"
         role = STEP_CARD[step]
@@ -161,11 +159,12 @@ class Night(ModernSteps, NewMoon):
                     yield from self.identify(role)
             if self.rules.demon == "pandakill" and Role.DEMON in deck:
                 yield from self.identify(Role.DEMON)
-        if not any(s.is_wolf(x) for x in s.alive):
+        if s.wolves().isdisjoint(s.alive):
             return
         feared = s.tonight.feared
-        if self.lone_in_deck or feared is not None:
-            wolves = tuple(x for x in sorted(s.alive) if s.is_wolf(x))
+        if self.plan.lone_wolves or feared is not None:
+            wolf_seats = s.wolves()
+            wolves = tuple([x for x in s.living() if x in wolf_seats])
             pack = pack_alive(s)
             if not pack and not s.knife_told:
                 self.emit(ev.KnifeInherited(wolves))  # 石像鬼 / 机械狼 / the offline 恶魔 now hold the knife
@@ -174,6 +173,14 @@ class Night(ModernSteps, NewMoon):
                 return
 
         lovers = lovers_check(self.s, self.rules, wolf_lover=True)
+        check = self.no_self_knife(lovers) if self.plan.no_self_knife else lovers
+        victim = yield from self.ask_one("wolves.kill", self.living(), True, role=Role.WEREWOLF, secret=True,
+                                         check=check)
+        self.emit(ev.WolvesChoseVictim(victim))
+
+    def no_self_knife(self, lovers: Check | None) -> Check:
+        """The wolves' kill check in a deck with a card the pack may not pick, then the lovers' ban."""
+        s = self.s
 
         def check(answer: Answer) -> Refusal | None:
             assert isinstance(answer, Seats)
@@ -183,9 +190,7 @@ class Night(ModernSteps, NewMoon):
                     return refuse("wolves.no_self_knife", role=role)
             return lovers(answer) if lovers is not None else None
 
-        victim = yield from self.ask_one("wolves.kill", self.living(), True, role=Role.WEREWOLF, secret=True,
-                                         check=check)
-        self.emit(ev.WolvesChoseVictim(victim))
+        return check
 
     def step_wolf_beauty(self, n: int) -> Flowing:
         if n == 1:
@@ -293,3 +298,7 @@ def not_twice(last: int | None, refusal: Refusal) -> Check:
         return refusal if last is not None and last in seats else None
 
     return check
+
+
+STEPS: dict[str, Callable[[Night, int], Flowing] | None] = {s: getattr(Night, "step_" + s, None) for s in STEP_CARD}
+"""Each night step's handler (None: the step only identifies its card on night 1)."""

@@ -21,6 +21,7 @@ from narrator.engine.answers import (
 )
 from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import Role
+from narrator.engine.values import quick_init
 
 Check = Callable[[Any], "Refusal | None"]
 
@@ -39,6 +40,7 @@ ANSWER_SLUGS: dict[type, str] = {
 """Each answer type's slug: the script says it as `names.answers.<slug>` ("座位号", "过" …)."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Prompt:
     """The host is asked one thing.

@@ -31,6 +31,6 @@ def speaking_order(
         return (*order, sheriff), clockwise
     if rules.no_sheriff_order == "smaller_dead" and len(s.dawn_dead) >= 2:
         clockwise = not s.last_clockwise if s.last_clockwise is not None else True
-        return tuple(x for x in ring(n, min(s.dawn_dead), clockwise) if x in s.alive), clockwise
+        return tuple([x for x in ring(n, min(s.dawn_dead), clockwise) if x in s.alive]), clockwise
     start = s.last_death if s.last_death else n  # seat 1 first when nobody has died
-    return tuple(x for x in ring(n, start, True) if x in s.alive), True
+    return tuple([x for x in ring(n, start, True) if x in s.alive]), True

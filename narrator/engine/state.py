@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from narrator.engine import events as ev
 from narrator.engine.modern_state import AFTER, HANDLERS, land
 from narrator.engine.roles import FOLK, GODS, WOLF_CARDS, Camp, Role
 from narrator.engine.rules import Rules
+
+NO_RULES = Rules()
+"""The rules of a state no game has started in yet (GameStarted brings the game's)."""
 
 
 @dataclass
@@ -36,7 +40,7 @@ class Tonight:
 class State:
     players: int = 0
     deck: tuple[Role, ...] = ()
-    rules: Rules = field(default_factory=Rules)
+    rules: Rules = NO_RULES
     roles: dict[int, Role] = field(default_factory=dict)
     """Seat → the card it plays (identified on night 1; the thief's taken card; a kept thief plays 村民)."""
     alive: set[int] = field(default_factory=set)
@@ -98,6 +102,12 @@ class State:
     ally_due: bool = False
     """新月 "狼人的同盟" was turned: the first dead names the wolves' ally on the next night."""
     wolves_ally: int | None = None
+    # --- derived from the above, rebuilt on demand after the events that change it (not part of the value) ---
+    _living: tuple[int, ...] | None = field(default=None, repr=False, compare=False)
+    _wolves: frozenset[int] | None = field(default=None, repr=False, compare=False)
+    _seats: dict[Role, int] | None = field(default=None, repr=False, compare=False)
+    _in_play: Counter[Role] | None = field(default=None, repr=False, compare=False)
+    _groups: tuple[bool, bool] | None = field(default=None, repr=False, compare=False)
 
     # ---- the fold -------------------------------------------------------------------------------------
 
@@ -118,20 +128,47 @@ class State:
     def role(self, seat: int) -> Role | None:
         return self.roles.get(seat)
 
+    def living(self) -> tuple[int, ...]:
+        """The living seats, in seat order."""
+        living = self._living
+        if living is None:
+            living = self._living = tuple(sorted(self.alive))
+        return living
+
     def seat_of(self, role: Role) -> int | None:
-        for seat, r in self.roles.items():
-            if r is role:
-                return seat
-        return None
+        """The first seat (in the order cards were identified) known to hold `role`."""
+        seats = self._seats
+        return (self.holders() if seats is None else seats).get(role)
 
     def living_seat_of(self, role: Role) -> int | None:
-        seat = self.seat_of(role)
+        seats = self._seats
+        seat = (self.holders() if seats is None else seats).get(role)
         return seat if seat is not None and seat in self.alive else None
+
+    def holders(self) -> dict[Role, int]:
+        """Each known card's first seat, in the order cards were identified (shared: do not change it)."""
+        seats = self._seats
+        if seats is None:
+            seats = {}
+            for seat, r in self.roles.items():
+                seats.setdefault(r, seat)
+            self._seats = seats
+        return seats
 
     def is_wolf(self, seat: int) -> bool:
         """In the wolves' camp: a wolf card, or the wild child after his model died."""
-        role = self.roles.get(seat)
-        return role in WOLF_CARDS or (role is Role.WILD_CHILD and self.wild_turned)
+        wolves = self._wolves
+        return seat in (self.wolves() if wolves is None else wolves)
+
+    def wolves(self) -> frozenset[int]:
+        """Every seat in the wolves' camp (living or dead, as far as the cards are known)."""
+        wolves = self._wolves
+        if wolves is None:
+            turned = self.wild_turned
+            wolves = self._wolves = frozenset(
+                x for x, role in self.roles.items() if role in WOLF_CARDS or (role is Role.WILD_CHILD and turned)
+            )
+        return wolves
 
     def has_power(self, role: Role) -> bool:
         """A good role keeps its power until the elder is killed by the village."""
@@ -150,13 +187,19 @@ class State:
         return frozenset(camp)
 
     def in_play(self) -> Counter[Role]:
-        """Cards held by players: the deck less the two the thief left face down."""
-        counts = Counter(self.deck)
-        counts.subtract(Counter(self.buried))
-        return +counts
+        """Cards held by players: the deck less the two the thief left face down (shared: do not change it)."""
+        counts = self._in_play
+        if counts is None:
+            counts = _counted(self.deck)
+            if self.buried:
+                counts = counts.copy()
+                counts.subtract(Counter(self.buried))
+                counts = +counts
+            self._in_play = counts
+        return counts
 
     def exile_voters(self) -> tuple[int, ...]:
-        voters = [s for s in sorted(self.alive) if not (self.idiot_revealed and self.roles.get(s) is Role.IDIOT)]
+        voters = [s for s in self.living() if not (self.idiot_revealed and self.roles.get(s) is Role.IDIOT)]
         if self.scapegoat_voters is not None:
             voters = [s for s in voters if s in self.scapegoat_voters]
         return tuple(voters)
@@ -166,16 +209,24 @@ class State:
 
     def groups_at_start(self) -> tuple[bool, bool]:
         """Whether the game had any 神 and any 民 (屠边 only counts a side that existed)."""
-        roles = set(self.roles.values())
-        gods, folk = self.sides()
-        half = Role.HALF_BLOOD in roles and self.rules.half_blood_counts_as == "folk"
-        return bool(roles & gods), bool(roles & folk) or Role.WILD_CHILD in roles or half
+        groups = self._groups
+        if groups is None:
+            roles = set(self.roles.values())
+            gods, folk = self.sides()
+            half = Role.HALF_BLOOD in roles and self.rules.half_blood_counts_as == "folk"
+            groups = self._groups = (bool(roles & gods), bool(roles & folk) or Role.WILD_CHILD in roles or half)
+        return groups
 
     def sides(self) -> tuple[frozenset[Role], frozenset[Role]]:
         """The cards counted as 神 and as 民 for 屠边 (D27: the idiot is either, by the house rule)."""
-        if self.rules.idiot_counts_as == "folk":
-            return GODS - {Role.IDIOT}, FOLK | {Role.IDIOT}
-        return GODS, FOLK
+        return IDIOT_FOLK if self.rules.idiot_counts_as == "folk" else IDIOT_GOD
+
+    def cards_changed(self, *, dealt: bool = False) -> None:
+        """Forget what is derived from the cards (a card identified or taken, the wild child turned; `dealt`:
+        the cards in play changed too, the thief's pair named or one taken)."""
+        self._wolves = self._seats = self._groups = None
+        if dealt:
+            self._in_play = None
 
     def wolves_allies(self) -> tuple[int, ...]:
         """Seats outside the wolves' camp that win with it: 丘比特 who linked two wolves (D33), the wolves' ally
@@ -188,11 +239,23 @@ class State:
         return tuple(sorted(out))
 
 
+@lru_cache(maxsize=64)
+def _counted(deck: tuple[Role, ...]) -> Counter[Role]:
+    """A deck's cards counted (shared by every game of the deck: do not change it)."""
+    return Counter(deck)
+
+
+IDIOT_GOD = (GODS, FOLK)
+IDIOT_FOLK = (GODS - {Role.IDIOT}, FOLK | {Role.IDIOT})
+
+
 # ---- handlers: one per event type that changes the state ------------------------------------------------
 
 def _started(s: State, e: ev.GameStarted) -> None:
     s.players, s.deck, s.rules = e.players, e.deck, e.rules
     s.alive = set(range(1, e.players + 1))
+    s._living = None
+    s.cards_changed(dealt=True)
 
 
 def _night(s: State, e: ev.NightFell) -> None:
@@ -205,19 +268,23 @@ def _night(s: State, e: ev.NightFell) -> None:
 def _identified(s: State, e: ev.RoleIdentified) -> None:
     for seat in e.seats:
         s.roles[seat] = e.role
+    s.cards_changed()
 
 
 def _villagers(s: State, e: ev.VillagersIdentified) -> None:
     for seat in e.seats:
         s.roles[seat] = Role.VILLAGER
+    s.cards_changed()
 
 
 def _thief_cards(s: State, e: ev.ThiefCardsNamed) -> None:
     s.buried = e.cards
+    s.cards_changed(dealt=True)
 
 
 def _thief_took(s: State, e: ev.ThiefTookCard) -> None:
     s.thief_seat = e.seat
+    s.cards_changed(dealt=True)
     if e.role is None:
         s.roles[e.seat] = Role.VILLAGER
         return
@@ -325,6 +392,7 @@ def _announced(s: State, e: ev.DeathsAnnounced) -> None:
 
 def _died(s: State, e: ev.PlayerDied) -> None:
     s.alive.discard(e.seat)
+    s._living = None
     s.deaths[e.seat] = (e.cause, e.when)
     s.last_death = e.seat
     s.charmed.discard(e.seat)
@@ -332,6 +400,7 @@ def _died(s: State, e: ev.PlayerDied) -> None:
 
 def _turned(s: State, e: ev.WildChildTurned) -> None:
     s.wild_turned = True
+    s.cards_changed()
 
 
 def _powers(s: State, e: ev.VillagePowersLost) -> None:
@@ -409,6 +478,20 @@ _HANDLERS: dict[type, Callable[[State, Any], None]] = {
     ev.WolvesAllyNamed: _ally,
     ev.GameEnded: _ended,
 }
+
+
+def recorder(journal: list[ev.Event], state: State) -> Callable[[ev.Event], None]:
+    """The flow's `emit`: append each event to `journal` and fold it into `state` (State.apply, inlined: it
+    runs for every event of every game)."""
+    append, handler_of = journal.append, _HANDLERS.get
+
+    def record(event: ev.Event) -> None:
+        append(event)
+        handler = handler_of(type(event))
+        if handler is not None:
+            handler(state, event)
+
+    return record
 
 
 def _modern_handlers() -> None:

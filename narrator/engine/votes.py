@@ -17,6 +17,9 @@ from narrator.engine.prompts import Prompt
 from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.speaking import ring
 
+VOTE = frozenset({Ballots, VoteResult})
+VOTE_OR_EXPLODE = frozenset({Ballots, VoteResult, SelfExplode})
+
 Outcome = tuple[Literal["out", "tie", "none", "explode"], tuple[int, ...]]
 
 
@@ -29,14 +32,14 @@ class Votes(FlowBase):
             return result
         lovers = self.s.lovers
         state = self.s
+        voting, named = frozenset(voters), frozenset(targets)
 
         def check(answer: Answer) -> Refusal | None:
             if isinstance(answer, SelfExplode):
                 return refuse_explode(state, answer)
             if isinstance(answer, VoteResult):
-                named = (answer.out,) if answer.out is not None else answer.tied
-                for x in named:
-                    if x not in targets:
+                for x in (answer.out,) if answer.out is not None else answer.tied:
+                    if x not in named:
                         return refuse("vote.not_candidate", seat=x)
                 if answer.out is None and len(answer.tied) == 1:
                     return refuse("vote.tie_of_one")
@@ -47,15 +50,15 @@ class Votes(FlowBase):
                 if voter in seen:
                     return refuse("vote.twice", seat=voter)
                 seen.add(voter)
-                if voter not in voters:
+                if voter not in voting:
                     return refuse("vote.not_voter", seat=voter)
-                if target not in targets:
+                if target not in named:
                     return refuse("vote.not_target", seat=target)
                 if lovers is not None and {voter, target} == set(lovers):
                     return refuse("vote.lovers", a=voter, b=target)
             return None
 
-        accepts = frozenset({Ballots, VoteResult} | ({SelfExplode} if self.explode_in_votes() else set()))
+        accepts = VOTE_OR_EXPLODE if self.explode_in_votes() else VOTE
         answer = yield Prompt(kind, accepts, None, None, targets, 0, 0, False, {"voters": voters}, check)
         self.close_eyes_vote(kind)  # 请大家睁眼, whatever ended the vote
         if isinstance(answer, SelfExplode):
@@ -76,8 +79,10 @@ class Votes(FlowBase):
 
     def count(self, kind: str, votes: tuple[tuple[int, int], ...], targets: tuple[int, ...], weighted: bool) -> Outcome:
         tally: dict[int, float] = {}
+        sheriff = self.s.sheriff if weighted else None  # State.vote_weight, inlined
+        weight = self.rules.sheriff_weight
         for voter, target in votes:
-            tally[target] = tally.get(target, 0.0) + (self.s.vote_weight(voter) if weighted else 1.0)
+            tally[target] = tally.get(target, 0.0) + (weight if voter == sheriff else 1.0)
         curse = self.s.curse
         if kind == "vote.exile" and curse is not None and curse in targets and self.rules.raven_votes:
             tally[curse] = tally.get(curse, 0.0) + self.rules.raven_votes
@@ -85,7 +90,7 @@ class Votes(FlowBase):
         if not tally:
             return ("none", ())
         top = max(tally.values())
-        leaders = tuple(sorted(x for x, v in tally.items() if v == top))
+        leaders = tuple(sorted([x for x, v in tally.items() if v == top]))
         return ("out", leaders) if len(leaders) == 1 else ("tie", leaders)
 
     def vote_by_hands(self, kind: str, voters: tuple[int, ...], targets: tuple[int, ...], weighted: bool) -> Flowing:

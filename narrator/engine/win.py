@@ -12,22 +12,22 @@ from narrator.engine.state import State
 def wolves_condition(s: State, alive: Set[int]) -> Termination | None:
     """Why the wolves have won over `alive` (屠边 / 屠城 / parity), or None; the 人狼恋 pair must be dead in
     every mode."""
-    lovers = s.lovers_camp()
+    return _wolves_won(s, alive, s.lovers_camp() if s.lovers is not None else NOBODY)
+
+
+NOBODY: frozenset[int] = frozenset()
+
+
+def _wolves_won(s: State, alive: Set[int], lovers: frozenset[int]) -> Termination | None:
     if lovers and s.lovers is not None and any(x in alive for x in s.lovers):
         return None
-    # One pass over the living (this runs after every batch of deaths).
-    is_wolf, roles = s.is_wolf, s.roles
-    wolves = 0
-    others: list[Role | None] = []  # the cards of the living outside the wolves, the lovers and the piper
-    for x in alive:
-        if x in lovers:
-            continue
-        if is_wolf(x):
-            wolves += 1
-        elif (role := roles.get(x)) is not Role.PIPER:
-            others.append(role)
+    wolf_seats, roles = s.wolves(), s.roles  # this runs after every batch of deaths: set operations
+    living = alive - lovers if lovers else alive
+    wolves = len(wolf_seats.intersection(living))
     if not wolves:
         return None
+    # the cards of the living outside the wolves, the lovers and the piper
+    others = [role for role in map(roles.get, living - wolf_seats) if role is not Role.PIPER]
     if not others:
         return "good_dead"
     mode = s.rules.win
@@ -37,11 +37,11 @@ def wolves_condition(s: State, alive: Set[int]) -> Termination | None:
         return None
     had_gods, had_folk = s.groups_at_start()
     god_cards, folk_cards = s.sides()  # D27: the idiot counts as 神 or 民 by the house rule
-    if had_gods and not any(r in god_cards for r in others):
+    if had_gods and god_cards.isdisjoint(others):
         return "gods_dead"
     half = s.rules.half_blood_counts_as == "folk"  # 混血儿 counts as 民 while alive
-    folk_left = (r in folk_cards or r is Role.WILD_CHILD or (half and r is Role.HALF_BLOOD) for r in others)
-    if had_folk and not any(folk_left):
+    folk_left = not folk_cards.isdisjoint(others) or Role.WILD_CHILD in others or (half and Role.HALF_BLOOD in others)
+    if had_folk and not folk_left:
         return "villagers_dead"
     return None
 
@@ -51,17 +51,17 @@ def outcome(s: State, alive: Set[int] | None = None) -> tuple[Camp, Termination]
     conditions, the wolves win (`wolf_kill_first`); with the switch off the good side does."""
     alive = s.alive if alive is None else alive
     met: list[tuple[Camp, Termination]] = []
-    wolves = wolves_condition(s, alive)
+    lovers = s.lovers_camp() if s.lovers is not None else NOBODY
+    wolves_alive = not s.wolves().isdisjoint(alive)
+    wolves = _wolves_won(s, alive, lovers) if wolves_alive else None  # no living wolf: no wolves' win
     if wolves is not None:
         met.append((Camp.WOLVES, wolves))
-    lovers = s.lovers_camp()
     lovers_alive = bool(lovers) and any(x in alive for x in lovers if x != s.cupid_seat)
     if lovers_alive and all(x in lovers for x in alive):
         met.append((Camp.LOVERS, "lovers"))
     piper = s.living_seat_of(Role.PIPER)
     if piper is not None and piper in alive and all(x == piper or x in s.charmed for x in alive):
         met.append((Camp.PIPER, "piper"))
-    wolves_alive = any(s.is_wolf(x) for x in alive)
     good: tuple[Camp, Termination] | None = None
     if not wolves_alive and not lovers_alive:
         good = (Camp.GOOD, "wolves_dead")

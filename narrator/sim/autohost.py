@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from narrator.session import Session
 
 
+PASS = Pass()  # a value: one for every speech the host ends
+NOBODY = Seats(())
+
+
 @dataclass
 class Deal:
     """Who holds which card: seat → role, and the thief's two face-down cards."""
@@ -71,12 +75,22 @@ class AutoHost:
     explode_chance: float = 0.01
     duel_chance: float = 0.02
     held: dict[int, Role] = field(default_factory=dict)
+    _holders: dict[Role, Seats] = field(default_factory=dict, repr=False)
+    """Each card's seats, in seat order, as `_holders_of` holds them (rebuilt when `held` is no longer that:
+    the thief took a card)."""
+    _holders_of: dict[int, Role] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.held = dict(self.deal.seats)
 
     def identify(self, role: Role) -> Seats:
-        return Seats(tuple(s for s, r in sorted(self.held.items()) if r is role))
+        if self._holders_of != self.held:
+            by_role: dict[Role, list[int]] = {}
+            for seat, held in sorted(self.held.items()):
+                by_role.setdefault(held, []).append(seat)
+            self._holders = {r: Seats(tuple(seats)) for r, seats in by_role.items()}
+            self._holders_of = dict(self.held)
+        return self._holders.get(role, NOBODY)
 
     def propose(self, game: Game, prompt: Prompt) -> Answer:
         rng = self.rng
@@ -92,7 +106,7 @@ class AutoHost:
                 knights = [s for s in alive if self.held.get(s) is Role.KNIGHT]
                 knight = knights[0] if knights and rng.random() < 0.9 else rng.choice(alive)
                 return Duel(knight, rng.choice(alive))
-            return Pass()
+            return PASS
         kind = prompt.kind
         if kind.endswith(".identify") and prompt.role is not None:
             return self.identify(prompt.role)
@@ -112,7 +126,7 @@ class AutoHost:
         if Ballots in accepts:
             voters = prompt.info["voters"]
             targets = prompt.seats
-            votes = tuple((v, rng.choice(targets)) for v in voters if rng.random() < 0.9)
+            votes = tuple([(v, rng.choice(targets)) for v in voters if rng.random() < 0.9])
             return Ballots(votes)
         if Direction in accepts:
             return Direction(rng.choice(("left", "right")))

@@ -1,0 +1,88 @@
+"""The engine's frozen values built through their slots (narrator/engine/values.py) are the same values."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import pickle
+from dataclasses import dataclass, field
+
+import pytest
+
+from narrator.engine import events as ev
+from narrator.engine.answers import Seats, VoteResult
+from narrator.engine.base import SEATS
+from narrator.engine.prompts import Prompt
+from narrator.engine.values import quick_init
+
+
+def twins() -> tuple[type, type]:
+    def make() -> type:
+        @dataclass(frozen=True, slots=True)
+        class Thing:
+            seat: int
+            seats: tuple[int, ...] = ()
+            why: str | None = None
+
+        return Thing
+
+    plain, quick = make(), make()
+    return plain, quick_init(quick)
+
+
+def test_a_quick_value_is_built_called_and_refused_like_the_dataclass_one() -> None:
+    plain, quick = twins()
+    assert str(inspect.signature(plain)) == str(inspect.signature(quick))
+    for args, kw in [((3,), {}), ((3, (1, 2)), {}), ((), {"seat": 4, "why": "x"}), ((5,), {"seats": (6,)})]:
+        a, b = plain(*args, **kw), quick(*args, **kw)
+        assert dataclasses.astuple(a) == dataclasses.astuple(b)
+        assert repr(a).replace("plain", "quick") == repr(b).replace("plain", "quick")
+        assert hash(b) == hash(quick(*args, **kw)) and b == quick(*args, **kw)
+    for bad in [((), {}), ((1, 2, 3, 4), {}), ((1,), {"nope": 2}), ((1,), {"seat": 2})]:
+        with pytest.raises(TypeError):
+            plain(*bad[0], **bad[1])
+        with pytest.raises(TypeError):
+            quick(*bad[0], **bad[1])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        quick(1).seat = 2  # type: ignore[misc]
+
+
+def test_the_engine_values_are_quick_and_stay_frozen_equal_and_picklable() -> None:
+    died = ev.PlayerDied(3, "wolves", ev.When("night", 1))
+    prompt = Prompt("seer.check", SEATS, None, 2, (1, 3), 1, 1, True, {}, None)
+    for value in (died, prompt, Seats((1, 2)), VoteResult(None, (3, 4)), ev.When("day", 2)):
+        first = dataclasses.fields(value)[0].name
+        assert f"set_{first}" in type(value).__init__.__globals__  # replaced by quick_init
+        assert dataclasses.replace(value) == value
+        assert pickle.loads(pickle.dumps(value)) == value
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, first, 0)
+    assert ev.SpeechEnded(3) == ev.SpeechEnded(seat=3, last_words=False)
+
+
+def test_a_default_factory_makes_a_fresh_default_for_each_value() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Made:
+        seat: int
+        seats: list[int] = field(default_factory=list)
+
+    plain = Made.__init__
+    quick_init(Made)
+    assert Made.__init__ is not plain
+    a, b = Made(1), Made(2)
+    assert a.seats == [] and a.seats is not b.seats
+    assert Made(3, [4]).seats == [4] and Made(seat=3, seats=[5]).seats == [5]
+    assert "seats: 'list[int]' = <factory>" in str(inspect.signature(Made))
+
+
+def test_classes_that_do_more_than_store_their_arguments_keep_their_init() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Checked:
+        seat: int
+
+        def __post_init__(self) -> None:
+            if self.seat < 1:
+                raise ValueError(self.seat)
+
+    before = Checked.__init__
+    assert quick_init(Checked).__init__ is before
