@@ -128,7 +128,7 @@ class FileStore:
             except OSError as exc:
                 raise JournalError(self.name, 0, f"cannot write the journal: {exc.strerror or exc}") from exc
             if new:  # the new file's directory entry must survive a crash too
-                _fsync_dir(self.path.parent)
+                fsync_dir(self.path.parent)
         return self._fd
 
     def append(self, line: bytes) -> None:
@@ -150,7 +150,8 @@ class FileStore:
             self._fd = None
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Make a rename or a new file in folder `path` durable (best effort: some file systems refuse)."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:

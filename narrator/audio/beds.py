@@ -241,7 +241,8 @@ def sound_dirs() -> list[Path]:
     return [Path(user_data_dir("narrator")) / "audio", Path(__file__).resolve().parents[2] / "audio"]
 
 
-def _candidates(name: str, dirs: Iterable[Path]) -> list[Path]:
+def user_sound_files(name: str, dirs: Iterable[Path]) -> list[Path]:
+    """The user's files for sound `name` ("night.ogg", "night.wav" …) in `dirs`, in the order they are tried."""
     found: list[Path] = []
     for d in dirs:
         if d.is_dir():
@@ -269,7 +270,7 @@ def load_sounds(dirs: Iterable[Path] | None = None) -> SoundBank:
     sounds: dict[str, np.ndarray] = {}
     origins: dict[str, str] = {}
     for name in SOUND_NAMES:
-        for path in _candidates(name, dirs):
+        for path in user_sound_files(name, dirs):
             try:
                 clip = decode_file(path)
             except SoundFileError as exc:

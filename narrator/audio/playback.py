@@ -206,6 +206,11 @@ class Player:
         hands a sample over it is heard."""
         return max((ch.stream.latency for ch in self._channels.values()), default=0.0)
 
+    def stopped(self) -> list[str]:
+        """The channels ("all", "host") whose stream PortAudio has stopped since `start` — its device or
+        sound server is gone; empty while everything plays."""
+        return [name for name, ch in self._channels.items() if not ch.stream.active]
+
     @property
     def underflows(self) -> int:
         return sum(ch.underflows for ch in self._channels.values())

@@ -7,9 +7,13 @@ before the game did (saved: resume it); 130 stopped with Ctrl-C twice (saved: re
 
 from __future__ import annotations
 
+import functools
+import inspect
 import random
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -25,7 +29,7 @@ TableOpt = Annotated[str | None, typer.Option(
 HostOpt = Annotated[str | None, typer.Option(
     help="The host's earpiece for secret lines (default: printed on the host's console).")]
 MicOpt = Annotated[str | None, typer.Option(help='The microphone for --input voice: "default", an index, part '
-                                                 "of a name.")]
+                                                 "of a name, or pulse:SOURCE.")]
 VoiceOpt = Annotated[str | None, typer.Option(help="The judge's voice (e.g. zh-CN-YunyangNeural, or "
                                                  "cmn-latn-pinyin for espeak).")]
 BackendOpt = Annotated[Backend | None, typer.Option(help="edge: edge-tts (espeak-ng when offline); espeak: "
@@ -37,6 +41,50 @@ GrammarOpt = Annotated[str, typer.Option(help="The ear's grammar pack, grammars/
                                          "Korean model).")]
 PaceOpt = Annotated[float, typer.Option(min=0.05, max=3.0, help="Scales every pause of the pacing table "
                                         "(1: as written; 0.7: a brisker game). The same for every step.")]
+
+
+@dataclass(frozen=True)
+class LiveOptions:
+    """How a live game is voiced, heard and paced: the options `play` and `resume` share."""
+
+    voice: VoiceOpt = None
+    backend: BackendOpt = None
+    rate: RateOpt = "+0%"
+    pace: PaceOpt = 1.0
+    input_: InputOpt = None
+    table_device: TableOpt = None
+    host_device: HostOpt = None
+    mic: MicOpt = None
+    model: ModelOpt = None
+    grammar: GrammarOpt = "zh"
+    cache_dir: CacheDir = None
+
+    def wiring(self, config: Any) -> Any:
+        """The game's adapters from these options and the config (StartProblem: one sentence, the fix)."""
+        from narrator.play.run import Wiring
+
+        return Wiring.from_options(config, inputs=self.input_, table=self.table_device, host=self.host_device,
+                                   mic=self.mic, voice=self.voice, cache_dir=self.cache_dir,
+                                   backend=self.backend.value if self.backend else None, rate=self.rate,
+                                   pace=self.pace, model=self.model, pack=self.grammar)
+
+
+def with_live_options(command: Callable[..., None]) -> Callable[..., None]:
+    """`command(..., live: LiveOptions)` as a typer command whose options are its own followed by every
+    field of LiveOptions (help, defaults and types from the dataclass: one definition for both commands)."""
+    own = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name != "live"]
+    hints = inspect.get_annotations(LiveOptions, eval_str=True)
+    shared = [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default, annotation=hints[f.name])
+              for f in fields(LiveOptions)]
+
+    @functools.wraps(command)
+    def run(**kwargs: Any) -> None:
+        live = LiveOptions(**{f.name: kwargs.pop(f.name) for f in fields(LiveOptions)})
+        command(live=live, **kwargs)
+
+    run.__signature__ = inspect.Signature([*own, *shared])  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in [*own, *shared]}
+    return run
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
@@ -56,19 +104,10 @@ def play(
     lang: Annotated[Lang | None, typer.Option(parser=parse_lang, metavar="zh-Hans|zh-Hant",
                                               help="Script: zh-Hans (简体; also zh-CN) or zh-Hant (繁體; also "
                                               "zh-TW); default from the config.")] = None,
-    voice: VoiceOpt = None,
-    backend: BackendOpt = None,
-    rate: RateOpt = "+0%",
-    pace: PaceOpt = 1.0,
-    input_: InputOpt = None,
-    table_device: TableOpt = None,
-    host_device: HostOpt = None,
-    mic: MicOpt = None,
-    model: ModelOpt = None,
-    grammar: GrammarOpt = "zh",
     seed: Annotated[int | None, typer.Option(help="The game's seed (drawn pauses, random PK); default: random.")]
     = None,
-    cache_dir: CacheDir = None,
+    *,
+    live: LiveOptions,
 ) -> None:
     """Run a live game: the judge says the cards to deal, waits for "开始", then runs every night and day
     to the end, saving each answer before the next line; then prints and saves the recap."""
@@ -76,7 +115,7 @@ def play(
     from narrator.play import store
     from narrator.play.config import Config, ConfigError
     from narrator.play.options import game_setup
-    from narrator.play.run import StartProblem, Wiring, run_game
+    from narrator.play.run import StartProblem, run_game
 
     try:
         setup, name = game_setup(preset, players, roles, rule)
@@ -84,9 +123,7 @@ def play(
         raise fail(str(exc)) from exc
     try:
         config = Config.load()
-        wiring = Wiring.from_options(config, inputs=input_, table=table_device, host=host_device, mic=mic,
-                                     voice=voice, cache_dir=cache_dir, backend=backend.value if backend else None,
-                                     rate=rate, pace=pace, model=model, pack=grammar)
+        wiring = live.wiring(config)
         wiring.check()
     except (ConfigError, StartProblem) as exc:
         raise fail(str(exc)) from exc
@@ -103,24 +140,15 @@ def play(
 def resume(
     game: Annotated[str | None, typer.Argument(help="The game (id from `narrator games`, a unique prefix or "
                                                "its folder); default: the latest unfinished one.")] = None,
-    voice: VoiceOpt = None,
-    backend: BackendOpt = None,
-    rate: RateOpt = "+0%",
-    pace: PaceOpt = 1.0,
-    input_: InputOpt = None,
-    table_device: TableOpt = None,
-    host_device: HostOpt = None,
-    mic: MicOpt = None,
-    model: ModelOpt = None,
-    grammar: GrammarOpt = "zh",
-    cache_dir: CacheDir = None,
+    *,
+    live: LiveOptions,
 ) -> None:
     """Continue an interrupted game at the exact prompt it stopped at, after saying where it is
     ("第二天白天，正在放逐投票")."""
     from narrator.journal import JournalError
     from narrator.play import store
     from narrator.play.config import Config, ConfigError
-    from narrator.play.run import StartProblem, Wiring, run_game
+    from narrator.play.run import StartProblem, run_game
 
     try:
         saved = store.find_game(game, unfinished=True)
@@ -130,9 +158,7 @@ def resume(
     if session.over:
         raise fail(f"{saved.id} 已经结束了；`narrator recap {saved.id}` 看复盘")
     try:
-        wiring = Wiring.from_options(Config.load(), inputs=input_, table=table_device, host=host_device, mic=mic,
-                                     voice=voice, cache_dir=cache_dir, backend=backend.value if backend else None,
-                                     rate=rate, pace=pace, model=model, pack=grammar)
+        wiring = live.wiring(Config.load())
         wiring.check()
         outcome = run_game(session, saved, wiring, resumed=True)
     except (ConfigError, StartProblem) as exc:
@@ -204,7 +230,7 @@ def recap(
 
 
 def register(app: typer.Typer) -> None:
-    app.command()(play)
-    app.command()(resume)
+    app.command()(with_live_options(play))
+    app.command()(with_live_options(resume))
     app.command()(games)
     app.command()(recap)

@@ -47,6 +47,10 @@ class Context:
     """Monotonic time the listening started: input older than this belongs to an earlier prompt."""
 
 
+class ListenError(Exception):
+    """The ear cannot start (one sentence with the fix)."""
+
+
 class Closed(Exception):
     """The adapter's input ended (end of file, the keypad unplugged); said once, never a traceback."""
 

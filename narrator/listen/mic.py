@@ -3,10 +3,15 @@
 `--mic` takes a device index ("3"), a substring of its name ("USB"), or "pulse:SOURCE" (PortAudio's
 ALSA "pulse" device recording PulseAudio source SOURCE, e.g. "pulse:room.monitor"). A device that
 cannot record at 16 kHz is opened at its own rate and resampled. PortAudio is imported only here.
+
+A microphone that disappears mid-game (unplugged, its sound server or PulseAudio source gone) stops its
+stream: `alive` turns False (also when no block has arrived for `stall_s`), and `restart()` tries to open
+it again — the live loop polls both, tells the host and goes on with the keypad or typed text meanwhile.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import threading
@@ -43,8 +48,12 @@ def input_devices() -> list[tuple[int, str]]:
 class Microphone:
     """Records into `ear.feed` on a worker thread until `stop()`."""
 
+    stall_s = 2.0
+    """s. A stream that delivered nothing for this long counts as dead (PortAudio may keep it "active")."""
+
     def __init__(self, ear: VoiceEar, device: str | None = None, blocksize: int = 512) -> None:
         self.ear = ear
+        self._last_block = 0.0
         self.device, self.pulse_source = parse_device(device)
         self.spec = device or "the default microphone"
         self.blocksize = blocksize
@@ -65,6 +74,7 @@ class Microphone:
             except sd.PortAudioError:
                 rate = int(sd.query_devices(self.device, "input")["default_samplerate"])
                 self._stream = self._open(sd, rate)
+            self._last_block = time.monotonic()
             self._stream.start()
         except (sd.PortAudioError, ValueError) as e:
             raise MicError(f"cannot record from {self.spec}: {e}") from None
@@ -84,7 +94,7 @@ class Microphone:
                               blocksize=block, callback=self._callback)
 
     def _callback(self, indata: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
-        now = time.monotonic()
+        now = self._last_block = time.monotonic()
         self._q.put((indata[:, 0].copy(), now - frames / self.rate))
 
     def _run(self) -> None:
@@ -99,14 +109,37 @@ class Microphone:
                                     samples).astype(np.float32)
             self.ear.feed(samples, t)
 
+    @property
+    def alive(self) -> bool:
+        """True while the microphone records: its stream is open and running, and its last block came less
+        than `stall_s` ago. False once the device or its sound server is gone (or before `start`)."""
+        stream = self._stream
+        if stream is None or not bool(stream.active):
+            return False
+        return time.monotonic() - self._last_block < self.stall_s
+
+    def restart(self) -> bool:
+        """Close the stream and open it again: True when it records again (the device is back), False
+        when it still cannot be opened (nothing raised; try again later)."""
+        self.stop()
+        try:
+            self.start()
+        except MicError:
+            return False
+        return True
+
     def stop(self) -> None:
-        if self._stream is not None:
-            self._stream.stop()
-            self._stream.close()
-            self._stream = None
+        """Stop recording (a stream whose device is gone is closed all the same)."""
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            with contextlib.suppress(Exception):  # PortAudioError from a device that vanished
+                stream.stop()
+            with contextlib.suppress(Exception):
+                stream.close()
         self._q.put(None)
         if self._thread is not None:
             self._thread.join(timeout=2)
+            self._thread = None
 
 
 class MicEar(VoiceEar):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from narrator.listen.base import QueueEar
+from narrator.listen.base import ListenError, QueueEar
 from narrator.listen.first import First
 from narrator.listen.grammar import Grammar, PackError, VocabularyError, load_pack
 from narrator.listen.models import MODEL_NAME, find_model, model_dirs
@@ -15,9 +15,7 @@ from narrator.listen.recognizer import ModelError, Recognizer, knows, load_model
 from narrator.listen.vad import EndpointConfig, Endpointer, make_vad
 from narrator.listen.voice import ECHO_TAIL_S
 
-
-class ListenError(Exception):
-    """The ear cannot start (one sentence with the fix)."""
+__all__ = ["EarOptions", "ListenError", "open_ear", "voice_parts"]
 
 
 @dataclass(frozen=True)

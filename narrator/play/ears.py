@@ -5,7 +5,8 @@ be piped in), several at once, the first complete answer winning.
 `GuardedEar` wraps the ear for the loop: it polls in short slices so that Ctrl-C and a lost microphone
 are noticed while the host is silent. The first Ctrl-C is heard as "暂停" (the dialogue pauses and asks for
 "继续"); a microphone whose stream stopped is reported once (`DeviceLost("mic")`: the host is told, and the
-keypad / text go on) and reopened every `retry_s` until it records again.
+keypad / text go on) and reopened every `retry_s` until it records again (`Microphone.alive` and
+`Microphone.restart`, the ear's public side of a lost device).
 """
 
 from __future__ import annotations
@@ -75,15 +76,14 @@ class GuardedEar:
                 return None
 
     def watch_mic(self) -> None:
-        """A microphone whose stream is no longer active: tell once, then try to open it again."""
+        """A microphone that stopped recording (`Microphone.alive`): tell once, then try to open it again
+        every `retry_s` (`Microphone.restart`) until it records; meanwhile the other inputs answer."""
         for ear in self.ears:
             mic = getattr(ear, "mic", None)
             if mic is None:
                 continue
-            stream = getattr(mic, "_stream", None)
-            alive = stream is not None and bool(getattr(stream, "active", True))
-            now = time.monotonic()
-            if alive:
+            now = self.now()
+            if mic.alive:
                 if self._mic_down_since is not None:
                     self._mic_down_since = None
                     if self.on_back:
@@ -95,11 +95,7 @@ class GuardedEar:
                     self.on_lost(DeviceLost("mic", "the microphone stopped recording"))
             elif now >= self._next_try:
                 self._next_try = now + self.retry_s
-                try:
-                    mic.stop()
-                    mic.start()
-                except Exception:  # still gone; try again later
-                    pass
+                mic.restart()  # False: still gone, tried again later
 
     def hold_off(self, until_s: float) -> None:
         self.ear.hold_off(until_s)

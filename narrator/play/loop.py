@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from narrator.clock import SystemClock
 from narrator.judge.lines import Line
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.play import lines as play_lines
@@ -88,17 +89,32 @@ class Live:
             self._lost(lost)
 
     def _print_only(self, line: Line) -> None:
+        """The speaker is gone: the host's console shows every line (the host reads the table's out)."""
         printer = getattr(self.mouth, "printer", None)
-        if printer is not None and line.to == "host":
+        if printer is not None:
             printer(line)
 
     def _lost(self, lost: DeviceLost) -> None:
+        """The table speaker or the earpiece failed: print the lines until `mouth.reopen()` works."""
         if self.degraded is None:
             self.degraded = lost.which
-            name = play_lines.device_name(self.script, lost.which if lost.which != "mic" else "mic")
-            text = play_lines.message(self.script, "device_lost", device=name).text
-            self.view.alert(f"{text} ({lost.why})")
+            self.view.alert(f"{self._told('device_lost', lost.which).text} ({lost.why})")
         self._next_retry = self.now() + self.retry_s
+
+    def _mic_lost(self, lost: DeviceLost) -> None:
+        """The microphone stopped (the ear reopens it): the console says so, and the earpiece if there is one;
+        the keypad and typed text answer meanwhile."""
+        told = self._told("device_lost", "mic")
+        self.view.alert(f"{told.text} ({lost.why})")
+        if self._has_earpiece():
+            self.speak([told])
+
+    def _told(self, key: str, which: str) -> Line:
+        return play_lines.message(self.script, key, device=play_lines.device_name(self.script, which))
+
+    def _has_earpiece(self) -> bool:
+        player = getattr(self.mouth, "player", None)
+        return self.degraded is None and bool(getattr(player, "has_host_output", False))
 
     def _try_reopen(self) -> bool:
         if self.degraded is None:
@@ -108,21 +124,22 @@ class Live:
         if not self.mouth.reopen():
             self._next_retry = self.now() + self.retry_s
             return False
-        name = play_lines.device_name(self.script, self.degraded)
-        self.degraded = None
-        self.view.alert(play_lines.message(self.script, "device_back", device=name).text)
+        which, self.degraded = self.degraded, None
+        self.view.alert(self._told("device_back", which).text)
         return True
 
     # ---- listening ------------------------------------------------------------------------------------
 
     def guarded(self) -> GuardedEar:
         return GuardedEar(self.ear, self.interrupts, poll_s=self.poll_s, retry_s=self.retry_s,
-                          on_lost=self._lost, on_back=self._back, on_pause=lambda: self.view.alert(PAUSED),
+                          on_lost=self._mic_lost, on_back=self._back, on_pause=lambda: self.view.alert(PAUSED),
                           now=self.now)
 
     def _back(self, which: str) -> None:
-        self.view.alert(play_lines.message(self.script, "device_back",
-                                           device=play_lines.device_name(self.script, which)).text)
+        told = self._told("device_back", which)
+        self.view.alert(told.text)
+        if self._has_earpiece():
+            self.speak([told])
 
     def hear(self, ear: GuardedEar) -> Heard:
         """The host's next utterance, outside the dialogue (the start word)."""
@@ -171,7 +188,7 @@ class Live:
 
     def _run(self, resumed: bool) -> Outcome:
         ear = self.guarded()
-        dialogue = Dialogue(self.session, ear, self.say_line, self.clock or _Clock(), self.config)
+        dialogue = Dialogue(self.session, ear, self.say_line, self.clock or SystemClock(), self.config)
         ear.dialogue = dialogue
         if not self.session.answers:
             self.wait_for_start(ear)
@@ -229,10 +246,3 @@ class Live:
         self.session.submit(Pass())
         return True
 
-
-class _Clock:
-    def now(self) -> float:
-        return time.monotonic()
-
-    def sleep(self, seconds: float) -> None:
-        time.sleep(seconds)

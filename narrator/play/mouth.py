@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from narrator.judge.lines import Line
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
 
     from narrator.audio.mixer import Mixer
     from narrator.audio.pacing import PauseSpec
-    from narrator.audio.playback import OutputConfig, Player
+    from narrator.audio.playback import Player
     from narrator.clock import Clock
     from narrator.voice import Speaker
 
@@ -130,10 +129,20 @@ class AudioMouth:
         if self.player is None:
             raise DeviceLost("table", "not open")
         assert self.conductor is not None
+        self._check_streams()
         try:
             self.conductor.ready()
         except Exception as exc:
             raise DeviceLost("table", str(exc)) from exc
+        self._check_streams()
+
+    def _check_streams(self) -> None:
+        """A stream PortAudio stopped (the speaker unplugged, its sound server or sink gone) is a lost device."""
+        assert self.player is not None
+        stopped = self.player.stopped()
+        if stopped:
+            which = "table" if "all" in stopped else "host"
+            raise DeviceLost(which, "the stream stopped playing (the device is gone)")
 
     def reopen(self) -> bool:
         self.close()
@@ -177,19 +186,3 @@ def scaled_pacing(pace: float) -> dict[str, PauseSpec] | None:
     return {name: replace(spec, low_s=spec.low_s * pace, high_s=spec.high_s * pace,
                           mode_s=None if spec.mode_s is None else spec.mode_s * pace)
             for name, spec in load_pacing().items()}
-
-
-def player_factory(table: OutputConfig, host: OutputConfig | None,
-                   cache_root: Path | None = None) -> Callable[[Mixer | None], Player]:
-    """Players on the same devices; a reopened one keeps the mixer (its bed and queues) of the last."""
-    from narrator.audio.mixer import Mixer
-    from narrator.audio.playback import Player
-    from narrator.play.sounds import cached_sounds
-    from narrator.voice import default_cache_dir
-
-    sounds = cached_sounds(cache_root or default_cache_dir(None).parent)
-
-    def make(mixer: Mixer | None) -> Player:
-        return Player(mixer or Mixer(sounds), table, host)
-
-    return make

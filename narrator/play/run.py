@@ -19,6 +19,9 @@ from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
 from narrator.play.store import SavedGame
 from narrator.session import Session
 
+LIVE_REMEMBERED_PIECES = 48
+"""Decoded voice pieces a live game keeps in memory (the seat numbers and the phrases of one step)."""
+
 
 class StartProblem(ValueError):
     """The game cannot start as asked (a device, the model, an input); one sentence with the fix."""
@@ -79,6 +82,7 @@ class Wiring:
             raise StartProblem(str(exc)) from exc
 
     def model_folder(self) -> Path | None:
+        """The folder of the model asked for with --model (None: the installed Chinese one)."""
         if self.model is None:
             return None
         if self.model == "ko":
@@ -91,23 +95,13 @@ class Wiring:
         return Path(self.model)
 
     def ear(self, players: int) -> Any:
-        """Every input asked for, started (the ear's own adapters); the first complete answer wins."""
-        if "voice" not in self.inputs:  # keys and typed text only: no speech decoder to load
-            import sys
+        """Every input asked for, started (narrator.bootstrap); the first complete answer wins."""
+        from narrator import bootstrap
+        from narrator.listen.base import ListenError
 
-            from narrator.listen.first import First
-            from narrator.listen.keypad import KeypadEar
-            from narrator.listen.text import TextEar
-
-            ears: list[Any] = [KeypadEar()] if "keypad" in self.inputs else []
-            return First([*ears, *([TextEar(sys.stdin)] if "text" in self.inputs else [])])
-        from narrator.listen.setup import EarOptions, ListenError, open_ear
-
-        opts = EarOptions(voice="voice" in self.inputs, mic=None if self.mic == "default" else self.mic,
-                          keypad="keypad" in self.inputs, text="text" in self.inputs, max_seat=max(players, 12),
-                          model=self.model_folder(), pack=self.pack)
         try:
-            return open_ear(opts)
+            return bootstrap.ear(self.inputs, mic=self.mic, model=self.model_folder(), pack=self.pack,
+                                 max_seat=max(players, 12), cache_dir=self.cache_dir)
         except ListenError as exc:
             raise StartProblem(str(exc)) from exc
 
@@ -115,44 +109,39 @@ class Wiring:
         printer = line_printer(console)
         if self.table == "none":
             return PrintMouth(printer)
-        from narrator.audio.playback import OutputConfig
-        from narrator.play.mouth import AudioMouth, player_factory, scaled_pacing
-        from narrator.voice import (
-            EspeakVoice,
-            Speaker,
-            VoiceCache,
-            default_cache_dir,
-            make_speaker,
-            make_voice,
-            pieces_to_build,
-        )
+        from narrator import bootstrap
+        from narrator.play.mouth import AudioMouth, scaled_pacing
+        from narrator.voice import pieces_to_build
 
         def warn(message: str) -> None:
             console.print(f"⚠ {message}", style="yellow", markup=False)
 
         try:
-            spoken = make_voice(self.backend, self.voice, rate=self.rate, warn=warn)
-            offline = Speaker(EspeakVoice(rate=self.rate), VoiceCache(default_cache_dir(self.cache_dir)))
+            speaker = bootstrap.speaker(self.backend, self.voice, rate=self.rate, lang=lang,
+                                        cache_dir=self.cache_dir, warn=warn)
+            offline = bootstrap.offline_speaker(rate=self.rate, cache_dir=self.cache_dir)
         except ValueError as exc:
             raise StartProblem(str(exc)) from exc
-        speaker = make_speaker(spoken, cache_dir=self.cache_dir, lang=lang)
+        # A live game keeps few decoded pieces in memory: reading one back from the voice cache (a .npy in
+        # the page cache) takes well under a millisecond, while the ~300 pieces of a whole game held as
+        # float32 are about 40 MB — a third of the memory budget without a model.
+        speaker.remembered_pieces = LIVE_REMEMBERED_PIECES
         if not speaker.missing(pieces_to_build(lang)):
             # The whole script is cached for this voice: never wait for the network mid-game; a line the
             # cache still lacks (a new phrase) is said by the offline voice.
             speaker.offline = True
-        table = OutputConfig.parse(None if self.table == "default" else self.table)
-        host = OutputConfig.parse(self.host) if self.host else None
+        bank = bootstrap.sounds(self.cache_dir)
+
+        def make(mixer: Any) -> Any:  # a reopened player keeps the mixer (its bed and queues) of the last
+            from narrator.audio.mixer import Mixer
+
+            return bootstrap.player(self.table, self.host or None, mixer=mixer or Mixer(bank))
+
         try:
-            make = player_factory(table, host, default_cache_dir(self.cache_dir).parent)
-            return AudioMouth(speaker, make, printer, offline=offline, seed=seed, pacing=scaled_pacing(self.pace))
+            return AudioMouth(speaker, make, printer, offline=offline, seed=seed, pacing=scaled_pacing(self.pace),
+                              clock=bootstrap.clock())
         except DeviceLost as exc:
             raise StartProblem(f"打不开桌上的音箱 {self.table!r}：{exc.why}") from exc
-
-
-def _listen_available() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("narrator.listen") is not None
 
 
 def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: bool,
@@ -162,6 +151,7 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
     view = HostConsole(console, live=wiring.live_console)  # None: the live panel on a terminal only
     from concurrent.futures import ThreadPoolExecutor
 
+    from narrator import bootstrap
     from narrator.listen.dialogue import DialogueConfig
 
     # The ear (a speech model takes seconds to load) and the mouth (voice, sounds, streams) start side by
@@ -176,7 +166,7 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
             raise
         # The judge starts speaking (the cards to deal) while the ear may still be loading.
         ear = LazyEar(ear_job)
-        live = Live(session, mouth, ear, view=view, config=DialogueConfig(pack=wiring.pack))
+        live = Live(session, mouth, ear, view=view, config=DialogueConfig(pack=wiring.pack), clock=bootstrap.clock())
         view.start()
         try:
             outcome = live.run(resumed=resumed)

@@ -7,15 +7,11 @@ game it plays is checked against the same scenario run by `narrator simulate`.""
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
-from narrator.engine.answers import Answer, Cards, Pass, Seats, TakeCard
-from narrator.engine.game import Game, Rejected
-from narrator.engine.roles import Role
-from narrator.hostwords import NotUnderstood, parse
-from narrator.sim.autohost import AutoHost
-from narrator.sim.scenario import AUTO_KINDS, Scenario
+from narrator.engine.answers import Answer, Cards, Pass, Seats
+from narrator.engine.game import Game
+from narrator.sim.scenario import Run, Scenario
 
 _CN = "零一二三四五六七八九"
 
@@ -47,38 +43,22 @@ class Scripted:
 
 
 def host_script(scenario: Scenario) -> Scripted:
-    """The host's utterances for a scenario (the same game `Run.execute` plays)."""
-    game = Game(scenario.setup, scenario.seed)
-    host = AutoHost(scenario.deal, random.Random(scenario.seed))
+    """The host's utterances for a scenario: the scenario runner plays it on a Session (the same game
+    `simulate` plays), and every answer it gives — the scenario's words, or its own answer from the deal
+    (identification by `Prompt.role`, the thief's cards, 过) — is written down as the words a host says.
+    ValueError when the scenario cannot be played to its end (an answer refused that it did not expect,
+    answers left over or run out)."""
     said: list[str] = []
-    queue = iter(scenario.answers)
-    pending = next(queue, None)
-    while game.prompt is not None:
-        prompt = game.prompt
-        if pending is not None and pending[0] == prompt.kind:
-            words = pending[1]
-            pending = next(queue, None)
-            said.append(words)
-            try:
-                answer = parse(words, prompt.accepts)
-            except NotUnderstood:
-                continue
-            if isinstance(game.answer(answer), Rejected):
-                continue
-            if isinstance(answer, TakeCard) and game.state.thief_seat is not None:
-                host.held[game.state.thief_seat] = game.state.roles[game.state.thief_seat]
-            continue
-        auto: Answer
-        if prompt.kind.endswith(".identify"):
-            auto = host.identify(Role(prompt.kind.removesuffix(".identify")))
-        elif prompt.kind == "thief.cards":
-            auto = Cards(scenario.deal.buried)
-        elif prompt.kind in AUTO_KINDS:
-            auto = Pass()
-        else:
-            raise ValueError(f"the scenario has no answer for {prompt.kind}")
-        said.append(words_for(auto))
-        result = game.answer(parse(said[-1], prompt.accepts))
-        if isinstance(result, Rejected):
-            raise ValueError(f"{said[-1]!r} was refused at {prompt.kind}: {result.code}")
-    return Scripted(said, game)
+
+    def answered(kind: str, words: str | None, auto: Answer | None) -> None:
+        if words is None:
+            assert auto is not None
+            words = words_for(auto)
+        said.append(words)
+
+    run = Run(scenario, on_answer=answered)
+    out = run.execute()
+    if out.code in (2, 3):
+        raise ValueError(f"the scenario cannot be played: {out.message}")
+    assert run.session is not None
+    return Scripted(said, run.session.game)

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from narrator.audio import SAMPLE_RATE
-from narrator.audio.beds import SOUND_NAMES, SoundBank, _candidates, load_sounds, sound_dirs
+from narrator.audio.beds import SOUND_NAMES, SoundBank, load_sounds, sound_dirs, user_sound_files
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ def _key() -> str:
     h = hashlib.sha256(Path(beds.__file__).read_bytes())
     h.update(str(SAMPLE_RATE).encode())
     for name in SOUND_NAMES:
-        for path in _candidates(name, sound_dirs()):
+        for path in user_sound_files(name, sound_dirs()):
             st = path.stat()
             h.update(f"{name}\0{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()[:16]

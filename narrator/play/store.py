@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from narrator.engine.rules import Setup
-from narrator.journal import FileStore, JournalError, _fsync_dir
+from narrator.journal import FileStore, JournalError, fsync_dir
 from narrator.play.paths import games_dir
 from narrator.session import Session
 
@@ -74,7 +74,7 @@ class SavedGame:
         session = Session(setup, seed, lang=lang, store=store)
         os.replace(fresh, self.journal)
         store.path, store.name = self.journal, str(self.journal)
-        _fsync_dir(self.folder)
+        fsync_dir(self.folder)
         return session
 
     @property
