@@ -37,13 +37,21 @@ def install(
 ) -> None:
     """Download and install the Chinese speech model (size and SHA-256 checked; nothing half-installed).
 
-    Exit codes: 0 installed; 1 the download or the zip failed its checks (nothing was installed).
+    Ctrl-C stops it at any moment, leaving the models folder as it was; a model already installed stays
+    in place until the new one has been checked and unpacked.
+
+    Exit codes: 0 installed; 1 the download or the zip failed its checks (nothing was installed);
+    130 stopped with Ctrl-C (nothing was installed).
     """
+    import signal
+
     from rich.progress import BarColumn, DownloadColumn, Progress, TransferSpeedColumn
 
     from narrator.listen.models import REPO_MODELS, InstallError, user_models_dir
     from narrator.listen.models import install as do_install
 
+    # Ctrl-C must work even where the shell started us with SIGINT ignored (a background job).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     target = dir or (REPO_MODELS if repo else user_models_dir())
     try:
         if from_zip is not None:
@@ -59,8 +67,10 @@ def install(
                 folder = do_install(target, url=url, progress=progress)
     except InstallError as e:
         raise _fail(str(e)) from None
+    except KeyboardInterrupt:
+        raise _fail("interrupted: nothing was installed (the models folder is as it was)", 130) from None
     except OSError as e:
-        raise _fail(f"cannot write to {target}: {e.strerror or e}") from None
+        raise _fail(f"cannot write to {target}: {e.strerror or e}; nothing was installed") from None
     typer.echo(f"installed {MODEL_NAME} in {folder}")
 
 

@@ -1,13 +1,19 @@
-"""The model installer against a local HTTP server (127.0.0.1 only): good, truncated, wrong-hash and
-path-escaping zips. Nothing escapes the target, and nothing half-installed counts as installed."""
+"""The model installer against a local HTTP server (127.0.0.1 only): good, truncated, wrong-hash,
+endless, stalled and path-escaping downloads, zip bombs, reinstalls and Ctrl-C. Nothing escapes the
+target, nothing half-installed counts as installed, and a failure leaves the models folder as it was."""
 
 from __future__ import annotations
 
 import hashlib
 import http.server
 import io
+import os
+import signal
 import stat
+import subprocess
+import sys
 import threading
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,12 +24,16 @@ from typer.testing import CliRunner
 from narrator.cli.main import app
 from narrator.listen.models import (
     MODEL_NAME,
+    MODEL_SIZE,
     InstallError,
+    extract,
     find_model,
     install,
     installed,
+    is_model,
     model_problems,
     remove,
+    swap_in,
 )
 
 
@@ -59,8 +69,29 @@ ESCAPING = {
 FILES.update({k: (v, None) for k, v in ESCAPING.items()})
 
 
+STALLED = threading.Event()
+"""Set once /stall.zip has sent its first bytes and stopped sending."""
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
+        if self.path == "/endless.zip":  # no Content-Length, and a body that never ends
+            self.send_response(200)
+            self.end_headers()
+            try:
+                while True:
+                    self.wfile.write(b"\0" * 65536)
+            except OSError:
+                return
+        if self.path == "/stall.zip":  # promises the published size, sends a little, then nothing
+            self.send_response(200)
+            self.send_header("Content-Length", str(MODEL_SIZE))
+            self.end_headers()
+            self.wfile.write(GOOD[:100])
+            self.wfile.flush()
+            STALLED.set()
+            time.sleep(60)
+            return
         if self.path not in FILES:
             self.send_error(404)
             return
@@ -88,9 +119,11 @@ def checks(body: bytes) -> dict[str, object]:
 
 
 def nothing_installed(root: Path) -> None:
+    """No model, no leftovers; a models folder the install had to create is gone again."""
     assert find_model(MODEL_NAME, [root / "models"]) is None
     leftovers = [p for p in (root / "models").rglob("*")] if (root / "models").exists() else []
     assert leftovers == []
+    assert [p.name for p in root.iterdir()] in ([], ["models"])
     assert not (root / "evil.txt").exists() and not Path("/tmp/evil.txt").exists()
 
 
@@ -117,6 +150,7 @@ def test_a_bad_download_installs_nothing(server: str, tmp_path: Path, path: str,
     with pytest.raises(InstallError, match=message):
         install(tmp_path / "models", url=server + path, **checks(GOOD))  # type: ignore[arg-type]
     nothing_installed(tmp_path)
+    assert not (tmp_path / "models").exists()  # the folder it made for the model is not left behind
 
 
 @pytest.mark.parametrize("path", sorted(ESCAPING))
@@ -160,3 +194,147 @@ def test_problems_name_the_fix_and_list_remove_say_what_is_there(tmp_path: Path)
     assert out.exit_code == 1 and "is not installed" in out.output
     out = runner.invoke(app, ["model", "list", "--dir", str(tmp_path)])
     assert out.exit_code == 0 and str(tmp_path) in out.output
+
+
+# --- a download that is not what it claims ---------------------------------------------------------------
+
+def test_an_endless_download_without_a_length_stops_at_the_expected_size(server: str, tmp_path: Path) -> None:
+    seen: list[int] = []
+    with pytest.raises(InstallError, match="sent more than"):
+        install(tmp_path / "models", url=server + "/endless.zip", progress=lambda got, _: seen.append(got),
+                **checks(GOOD))  # type: ignore[arg-type]
+    assert all(got <= len(GOOD) for got in seen)  # never took a byte past the model's size
+    nothing_installed(tmp_path)
+    assert not (tmp_path / "models").exists()
+
+
+def test_a_length_that_is_not_the_models_is_refused_before_reading(server: str, tmp_path: Path) -> None:
+    seen: list[int] = []
+    with pytest.raises(InstallError, match=r"offers [0-9,]+ bytes, not the"):
+        install(tmp_path / "models", url=server + "/good.zip", progress=lambda got, _: seen.append(got),
+                size=len(GOOD) + 1, sha256="0" * 64)
+    assert seen == []
+    nothing_installed(tmp_path)
+
+
+def test_the_cli_stops_an_endless_download_in_one_line(server: str, tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["model", "install", "--url", server + "/endless.zip", "--dir",
+                                      str(tmp_path / "m")])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "nothing was installed" in result.output and not (tmp_path / "m").exists()
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_stalled_download_stops_at_once_and_leaves_nothing(server: str, tmp_path: Path) -> None:
+    """The real command in its own process, started as a shell starts a background job (SIGINT ignored),
+    interrupted while it waits on a server that stopped sending."""
+    STALLED.clear()
+    target = tmp_path / "models"
+    cmd = [sys.executable, "-c", "from narrator.cli.main import main; main()", "model", "install",
+           "--url", server + "/stall.zip", "--dir", str(target)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        assert STALLED.wait(30), "the installer never started downloading"
+        time.sleep(0.5)  # now it is blocked reading a socket that sends nothing
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert time.monotonic() - sent < 5
+    assert proc.returncode == 130, err
+    assert "interrupted: nothing was installed" in err and "Traceback" not in err
+    assert not target.exists()
+
+
+# --- what a zip unpacks to ---------------------------------------------------------------------------------
+
+def bomb(path: Path, megabytes: int) -> Path:
+    """A model zip with one entry of `megabytes` MB of zeros (deflate packs it about 1000 : 1)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(f"{MODEL_NAME}/am/final.mdl", b"acoustic model")
+        z.writestr(f"{MODEL_NAME}/conf/model.conf", b"--min-active=200\n")
+        with z.open(f"{MODEL_NAME}/graph/HCLr.fst", "w") as big:
+            for _ in range(megabytes):
+                big.write(bytes(1 << 20))
+    return path
+
+
+def test_a_zip_bomb_is_refused_before_a_byte_is_unpacked(tmp_path: Path) -> None:
+    z = bomb(tmp_path / "bomb.zip", 100)
+    assert z.stat().st_size < 1 << 20
+    with pytest.raises(InstallError, match="unpacks to more than"):
+        extract(z, tmp_path / "models")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bomb.zip"]  # not even the models folder
+
+
+def test_unpacked_bytes_are_counted_as_they_are_written(tmp_path: Path) -> None:
+    """A limit below what the zip's own directory declares: refused either way, nothing left."""
+    z = bomb(tmp_path / "bomb.zip", 2)
+    (tmp_path / "models").mkdir()
+    with pytest.raises(InstallError, match="unpacks to more than"):
+        extract(z, tmp_path / "models", max_bytes=1 << 20)
+    assert list((tmp_path / "models").iterdir()) == []
+
+
+def test_a_zip_with_too_many_entries_is_refused(tmp_path: Path) -> None:
+    z = tmp_path / "many.zip"
+    z.write_bytes(model_zip([(f"{MODEL_NAME}/junk/{i}", b"") for i in range(50)]))
+    with pytest.raises(InstallError, match="entries, more than the 20"):
+        extract(z, tmp_path / "models", max_entries=20)
+    assert not (tmp_path / "models").exists()
+    assert is_model(extract(z, tmp_path / "models"))  # within the real limit it installs
+
+
+# --- reinstalling ------------------------------------------------------------------------------------------
+
+def test_a_reinstall_swaps_the_new_model_in_before_the_old_one_goes(tmp_path: Path) -> None:
+    old_zip, new_zip = tmp_path / "old.zip", tmp_path / "new.zip"
+    old_zip.write_bytes(GOOD)
+    new_body = model_zip([(f"{MODEL_NAME}/README", b"the new one")])
+    new_zip.write_bytes(new_body)
+    models = tmp_path / "models"
+    folder = install(models, from_zip=old_zip, **checks(GOOD))  # type: ignore[arg-type]
+    # A bad second install leaves the first one as it was.
+    with pytest.raises(InstallError):
+        install(models, from_zip=new_zip, **checks(GOOD))  # type: ignore[arg-type]
+    assert is_model(folder) and not (folder / "README").exists()
+    # Watch the folder while the new one goes in: it is a whole model at every moment.
+    gaps: list[float] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            if not is_model(folder):
+                gaps.append(time.monotonic())
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        for _ in range(20):
+            assert install(models, from_zip=new_zip, **checks(new_body)) == folder  # type: ignore[arg-type]
+            assert install(models, from_zip=old_zip, **checks(GOOD)) == folder  # type: ignore[arg-type]
+    finally:
+        done.set()
+        watcher.join()
+    assert gaps == []
+    assert sorted(p.name for p in models.iterdir()) == [MODEL_NAME]  # no old copies, no temporary folders
+
+
+def test_swap_in_replaces_a_folder_and_keeps_nothing_else(tmp_path: Path) -> None:
+    (tmp_path / "final").mkdir()
+    (tmp_path / "final" / "old").write_text("old")
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "new").write_text("new")
+    swap_in(tmp_path / "new", tmp_path / "final")
+    assert os.listdir(tmp_path) == ["final"] and os.listdir(tmp_path / "final") == ["new"]
+
+
+def test_models_live_under_narrator_data_dir_when_it_is_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from narrator.listen.models import model_dirs, user_models_dir
+
+    monkeypatch.setenv("NARRATOR_DATA_DIR", str(tmp_path / "data"))
+    assert user_models_dir() == tmp_path / "data" / "models"
+    assert model_dirs()[0] == tmp_path / "data" / "models"
