@@ -20,6 +20,9 @@ Readings chosen for inputs that could go either way (each pinned by tests):
 * A count before a card name repeats it ("两张村民"); a count before 牌 is a total that must match
   ("两张牌是狼人和村民"), unless 都 hands it on ("两张牌都是村民").
 * Keywords may be split by Vosk's spaces ("空 刀", "投 给") but never by punctuation.
+* Text longer than `MAX_CHARS` is refused unread (`words.too_long`): no answer is that long, and a reader
+  never spends more than linear time on what it is given. Text holding U+FFFD (bytes that were not
+  UTF-8, replaced where they were decoded) is refused as unreadable (`words.unreadable`).
 """
 
 from __future__ import annotations
@@ -78,6 +81,12 @@ def _kinds(accepts: Iterable[type]) -> list[type]:
     return [kind for kind in _READERS if kind in wanted]
 
 
+MAX_CHARS = 200
+"""The longest text read as an answer (the longest real one, a vote record of 18 seats, is about 90)."""
+UNREADABLE = "\ufffd"
+"""What a byte that was not UTF-8 becomes where input is decoded (errors="replace")."""
+
+
 def parse(text: str, accepts: Iterable[type]) -> Answer:
     """The single answer of an accepted type that `text` says, or `NotUnderstood` / `Ambiguous`.
 
@@ -86,6 +95,10 @@ def parse(text: str, accepts: Iterable[type]) -> Answer:
     asked for, its own (more precise) complaint is used.
     """
     kinds = _kinds(accepts)
+    if len(text) > MAX_CHARS:
+        raise NotUnderstood(refuse("words.too_long"))
+    if UNREADABLE in text:
+        raise NotUnderstood(refuse("words.unreadable"))
     chars = clean(text)
     if not chars:
         raise NotUnderstood(refuse("words.empty"))

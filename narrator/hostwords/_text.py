@@ -92,7 +92,8 @@ def _number_at(chars: Sequence[Char], i: int) -> tuple[int, int] | None:
         j = i + 1
         while j < len(chars) and chars[j].gap == "" and chars[j].ch.isascii() and chars[j].ch.isdigit():
             j += 1
-        return int("".join(c.ch for c in chars[i:j])), j
+        digits = "".join(c.ch for c in chars[i:j])
+        return (int(digits) if len(digits) <= 9 else 10**9), j  # any value over 99 is refused alike
     if ch != "十" and ch not in DIGITS:
         return None
     value, j = (10, i + 1) if ch == "十" else (DIGITS[ch], i + 1)
@@ -132,9 +133,28 @@ def tokens(chars: Sequence[Char], lexicon: Mapping[str, str]) -> list[Tok]:
             out.append(Tok("num", "", "".join(c.ch for c in chars[i:j]), value))
             i = j
             continue
+        j = i + 1  # a run of characters no lexicon word or numeral starts: one "unk" token, found in one pass
+        while j < len(chars) and chars[j].gap == "" and not _starts_word_or_number(chars, j, lexicon, longest):
+            j += 1
+        text = "".join(c.ch for c in chars[i:j])
         if out and out[-1].kind == "unk" and chars[i].gap == "":
-            out[-1] = Tok("unk", "", out[-1].text + chars[i].ch)
+            out[-1] = Tok("unk", "", out[-1].text + text)
         else:
-            out.append(Tok("unk", "", chars[i].ch))
-        i += 1
+            out.append(Tok("unk", "", text))
+        i = j
     return out
+
+
+def _starts_word_or_number(chars: Sequence[Char], i: int, lexicon: Mapping[str, str], longest: int) -> bool:
+    """Whether a lexicon word or a numeral starts at i (what `tokens` tries before an unknown character)."""
+    ch = chars[i].ch
+    if ch in DIGITS or ch == "十" or (ch.isascii() and ch.isdigit()):
+        return True
+    text = ""
+    for j in range(i, min(len(chars), i + longest)):
+        if j > i and chars[j].gap == ",":
+            break
+        text += chars[j].ch
+        if text in lexicon:
+            return True
+    return False

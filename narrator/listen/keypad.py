@@ -27,6 +27,10 @@ Keypad (a keyboard or USB numeric keypad; end each answer with Enter):
   Backspace      rub out a key; on an empty line: take back an answer (撤销)"""
 
 ENTER = {"\r", "\n"}
+DIGIT_KEYS = frozenset("0123456789")
+"""Only these are digits: other bytes a keyboard or a pipe may send ("²" is a digit to str.isdigit) are ignored."""
+MAX_KEYS = 64
+"""Keys kept of one answer (18 voters and a target, separated, is about 45); more are ignored."""
 BACKSPACE = {"\x7f", "\x08"}
 SEPARATORS = {".", " ", ","}
 
@@ -64,7 +68,7 @@ def _numbers(keys: str) -> list[str]:
     out: list[str] = []
     current = ""
     for k in keys:
-        if k.isdigit():
+        if k in DIGIT_KEYS:
             current += k
         elif k in SEPARATORS:
             if current:
@@ -120,7 +124,7 @@ class KeypadEar(QueueEar):
             elif k == "-":
                 self._word("继续" if self.paused else "暂停")
                 self.paused = not self.paused
-            elif k.isdigit() or k in SEPARATORS or k in "*+":
+            elif (k in DIGIT_KEYS or k in SEPARATORS or k in "*+") and len(self.buffer) < MAX_KEYS:
                 self.buffer += k
 
     def _line(self, line: str) -> None:

@@ -1,17 +1,49 @@
-"""Typed answers: each line of a text stream (the console, a pipe) is one answer, heard as typed."""
+"""Typed answers: each line of a text stream (the console, a pipe) is one answer, heard as typed.
+
+The stream is read as bytes and each line decoded once, on its own: a byte sequence that is not UTF-8
+becomes U+FFFD in that line only (the parser refuses it as unreadable: "看不懂这一行"), and every other
+line — the ones before and after it in the same chunk too — is heard as typed, whatever the locale. A line
+is kept only up to just past the longest answer the parser reads (`hostwords.MAX_CHARS`); the rest of it
+is skipped unread, so a runaway line costs no time and is refused as too long.
+"""
 
 from __future__ import annotations
 
 import threading
-from typing import TextIO
+from collections.abc import Iterator
+from typing import Any, BinaryIO, TextIO
 
+from narrator.hostwords import MAX_CHARS
 from narrator.listen.base import Context, Heard, QueueEar
+
+LINE_BYTES = 4 * (MAX_CHARS + 2)
+"""Bytes kept of one line: more than MAX_CHARS characters of up to four bytes each, even when the last
+character was cut in two."""
+
+
+def lines(stream: TextIO | BinaryIO) -> Iterator[str]:
+    """Each line of `stream`, stripped, decoded on its own (errors replaced), cut to MAX_CHARS + 1.
+
+    A text stream is read through its byte buffer (sys.stdin.buffer) when it has one, so that no locale
+    decodes it first; a plain text stream (io.StringIO) is read as it is."""
+    source: Any = getattr(stream, "buffer", stream)
+    while True:
+        raw = source.readline(LINE_BYTES)
+        if not raw:
+            return
+        newline = b"\n" if isinstance(raw, bytes) else "\n"
+        text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+        if len(raw) == LINE_BYTES and not raw.endswith(newline):  # cut short: skip the rest unread
+            while (more := source.readline(LINE_BYTES)) and not more.endswith(newline):
+                pass
+            text = text.rstrip("\ufffd")  # a character cut in two is not unreadable input
+        yield text.strip()[: MAX_CHARS + 1]
 
 
 class TextEar(QueueEar):
     """Reads lines on a thread; a line typed before a prompt is kept for it (typing ahead is fine)."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO | BinaryIO) -> None:
         super().__init__()
         self.stream = stream
         self._pending: list[Heard] = []
@@ -21,15 +53,17 @@ class TextEar(QueueEar):
         self._thread.start()
 
     def _run(self) -> None:
-        for raw in self.stream:
-            text = raw.strip()
-            if text:
-                with self._plock:
-                    heard = Heard(text, source="text")
-                    if self.context is None:
-                        self._pending.append(heard)
-                    else:
-                        self.post(heard)
+        try:
+            for text in lines(self.stream):
+                if text:
+                    with self._plock:
+                        heard = Heard(text, source="text")
+                        if self.context is None:
+                            self._pending.append(heard)
+                        else:
+                            self.post(heard)
+        except (OSError, ValueError):  # the stream was closed under us: the same as its end
+            pass
         with self._plock:
             if self.context is None:
                 self._eof_pending = True
