@@ -24,7 +24,7 @@ from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Pass, SelfExplode
 from narrator.engine.game import Accepted, Game, Rejected, ReplayDiverged
 from narrator.engine.prompts import Prompt
-from narrator.engine.refusals import Refusal, refuse
+from narrator.engine.refusals import DUEL_VOID, Refusal, refuse
 from narrator.engine.roles import Camp, Role
 from narrator.engine.rules import Setup
 from narrator.engine.state import State
@@ -260,10 +260,12 @@ class Session:
 
     def refusal_line(self, prompt: Prompt | None, refusal: Refusal) -> Line:
         """The judge's reason for a refusal, routed: to the table only by day, at a prompt that is not secret
-        and not about a self-explosion (a refused 自爆 or 过 at a speech would tell the table who is no wolf);
-        else to the host alone. Every front end routes refusals through this one rule."""
+        and not about a self-explosion (a refused 自爆 or 过 at a speech would tell the table who is no wolf)
+        — a void duel is said aloud (DUEL_VOID: the table heard the claim); else to the host alone. Every
+        front end routes refusals through this one rule."""
         line = self.judge.script.refusal(refusal)
-        if prompt is not None and not prompt.secret and not self.night and not _about_explosion(prompt, refusal):
+        if prompt is not None and not prompt.secret and not self.night and (
+                refusal.code in DUEL_VOID or not _about_explosion(prompt, refusal)):
             return replace(line, to="all")
         return line  # the script's refusals are the host's
 

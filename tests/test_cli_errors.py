@@ -89,6 +89,12 @@ def test_a_wrongly_typed_or_unknown_expectation_is_exit_2_with_what_to_write(sce
     ("preset: 9人预女猎\nanswers: 5\n", "answers must look like `answers: [[wolves.kill, 七号]]`, not 5"),
     ("preset: 9\n", "preset must look like `preset: 12人预女猎白`, not 9"),
     ("preset: 9人预女猎\nrules: 5\n", "rules must look like `rules: {sheriff: false}`, not 5"),
+    ("preset: 9人预女猎\nrules: {night_order: true}\n", "房规 night_order 要写成名字的列表（逗号分隔）"),
+    ("preset: 9人预女猎\nrules: {night_order: 5}\n", "房规 night_order 要写成名字的列表（逗号分隔）"),
+    ("preset: 9人预女猎\nrules: {new_moon: 5}\n", "房规 new_moon 要写成名字的列表（逗号分隔）"),
+    ("preset: 9人预女猎\nrules: {new_moon: {wolves_ally: 1}}\n", "房规 new_moon 要写成名字的列表（逗号分隔）"),
+    ("preset: 9人预女猎\nnotes: " + "[" * 5000 + "]" * 5000 + "\n", "its YAML is nested too deeply to read"),
+    ("preset: 9人预女猎\nnotes: " + "{a: " * 5000 + "1" + "}" * 5000 + "\n", "its YAML is nested too deeply to read"),
 ])  # fmt: skip
 def test_a_wrongly_typed_set_up_is_exit_2(scenario, text: str, says: str) -> None:  # type: ignore[no-untyped-def]
     result = run("simulate", str(scenario(text)))

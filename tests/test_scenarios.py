@@ -132,6 +132,16 @@ def test_cli_exit_0_when_the_scenario_holds() -> None:
     assert "七号开枪带走了四号" in result.stdout
 
 
+def test_the_example_in_the_docs_holds_as_written(tmp_path: Path) -> None:
+    """docs/scenarios.md opens with a scenario a reader will copy: it must hold, comments and all."""
+    text = (HERE.parent / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    example = text.split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "example.yaml"
+    path.write_text(example, encoding="utf-8")
+    result = simulate(path)
+    assert result.exit_code == 0, result.output
+
+
 def test_cli_exit_1_on_a_wrong_expectation() -> None:
     result = simulate(CASES[0].parent / "fail_winner.yaml")
     assert result.exit_code == 1, result.output

@@ -76,6 +76,8 @@ def load_scenario(path: Path) -> Scenario:
         where = f" on line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         fail(f"invalid scenario {path}: not valid YAML{where} ({problem})")
+    except RecursionError:
+        fail(f"invalid scenario {path}: its YAML is nested too deeply to read; a scenario is a few flat lists")
     try:
         return Scenario.from_dict(data, name=path.stem)
     except ScenarioError as exc:

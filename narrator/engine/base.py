@@ -165,5 +165,5 @@ def refuse_speech(s: State, answer: Answer) -> Refusal | None:
     if target == knight:
         return refuse("knight.self")
     if target not in s.alive:
-        return refuse("seat.dead", seat=target)
+        return refuse("knight.target_dead", seat=target)
     return None

@@ -30,6 +30,9 @@ class Deaths(FlowBase):
         s = self.s
         role = s.roles.get(seat)
         at_night = when.night
+        elder_killed = role is Role.ELDER and cause in VILLAGE_KILLS and not s.powers_lost
+        if elder_killed:  # at the moment he dies: nothing that follows his death uses a good power
+            self.emit(ev.VillagePowersLost(seat))
         if s.lovers is not None and seat in s.lovers:
             other = s.lovers[1] if s.lovers[0] == seat else s.lovers[0]
             if other not in own and not (at_night and night_immune(s, other)):
@@ -39,7 +42,8 @@ class Deaths(FlowBase):
                 and (at_night or self.rules.dream_link_by_day) and not (at_night and night_immune(s, sleepwalker))):
             self.die(sleepwalker, "dream", when, batch, own)
         if seat == s.model and not s.wild_turned and s.has_power(Role.WILD_CHILD):
-            # Turning is the wild child's power: after the village lost its powers he stays good.
+            # Turning is the wild child's power: once the village lost its powers — the elder, his model,
+            # killed by the village included — he stays good.
             child = s.living_seat_of(Role.WILD_CHILD)
             if child is not None:
                 self.emit(ev.WildChildTurned(child))
@@ -48,8 +52,7 @@ class Deaths(FlowBase):
         if (role is Role.WOLF_BEAUTY and when.day and charmed is not None and charmed not in own
                 and not silenced):
             self.die(charmed, "charm", when, batch, own)
-        if role is Role.ELDER and cause in VILLAGE_KILLS and not s.powers_lost:
-            self.emit(ev.VillagePowersLost(seat))
+        if elder_killed:
             idiot = s.living_seat_of(Role.IDIOT)
             if self.rules.elder_takes_idiot and s.idiot_revealed and idiot is not None and idiot not in own:
                 self.die(idiot, "elder", when, batch, own)
@@ -86,7 +89,7 @@ class Deaths(FlowBase):
         at_once = self.rules.end_at_once
         while True:
             if at_once:
-                self.check_win()  # the game ends at once: pending shots and badge passes are skipped
+                self.check_win(batch)  # the game ends at once: pending shots and badge passes are skipped
             todo = [death for death in batch if death[0] not in done]  # a seat dies once: one cause each
             if not todo:
                 break
@@ -95,7 +98,7 @@ class Deaths(FlowBase):
             # A shot or a take kills at the same time as the one who fires it: a hunter bitten in the night
             # takes his target in the night too (no last words after night 1).
             yield from self.death_skills(seat, cause, self.s.deaths[seat][1], batch)
-        self.check_win()
+        self.check_win(batch)
         return batch
 
     def death_skills(self, seat: int, cause: Cause, when: When, batch: list[tuple[int, Cause]]) -> Flowing:
@@ -151,8 +154,9 @@ class Deaths(FlowBase):
             return not self.rules.knight_duel_silences
         return cause in allowed and not self.shot_blocked(seat, when)
 
-    def check_win(self) -> None:
-        won = outcome(self.s)
+    def check_win(self, batch: list[tuple[int, Cause]]) -> None:
+        """The win check after `batch`, the deaths resolved so far (see win.outcome)."""
+        won = outcome(self.s, fallen=batch)
         if won is not None:
             self.end(*won)
 

@@ -122,9 +122,12 @@ def _seer(s: State, e: ev.SeerChecked) -> None:
     _reflect(s, e.seat, Role.SEER)
 
 
-def _reflect(s: State, target: int, checker: Role) -> None:
-    """A 预言家 or 通灵师 checking the 恶灵骑士 dies at dawn (once, or always, per the switch)."""
-    if checker not in (Role.SEER, Role.PSYCHIC) or s.roles.get(target) is not Role.SPIRIT_KNIGHT:
+def _reflect(s: State, named: int, checker: Role) -> None:
+    """A 预言家 or 通灵师 whose check lands on the 恶灵骑士 dies at dawn (once, or always, per the switch). The
+    check is the seat named moved by tonight's 魔术师 swap, as its result is (`land`), so a check aimed at the
+    knight but swapped away is harmless, and one swapped onto him is returned."""
+    landed = land(s, named)
+    if checker not in (Role.SEER, Role.PSYCHIC) or landed is None or s.roles.get(landed) is not Role.SPIRIT_KNIGHT:
         return
     if s.rules.spirit_knight_reflects == "once" and s.reflections:
         return
@@ -150,7 +153,6 @@ def _mech_learned(s: State, e: ev.MechWolfLearned) -> None:
 
 def _mech_protected(s: State, e: ev.MechWolfProtected) -> None:
     s.tonight.mech_protected = e.seat
-    s.mech_guard_last = e.seat
 
 
 def _mech_poisoned(s: State, e: ev.MechWolfPoisoned) -> None:

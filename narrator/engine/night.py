@@ -193,8 +193,7 @@ class Night(ModernSteps, NewMoon):
         return check
 
     def step_wolf_beauty(self, n: int) -> Flowing:
-        if n == 1:
-            yield from self.identify(Role.WOLF_BEAUTY)
+        yield from ()  # identified in the wolves' step (PACK_IDENTIFIED)
         beauty = self.acting(Role.WOLF_BEAUTY)
         if beauty is None:
             return

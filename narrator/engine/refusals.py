@@ -23,6 +23,12 @@ class Refusal:
     values: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
 
+DUEL_VOID = frozenset({"knight.not_knight", "knight.used", "knight.self", "knight.target_dead"})
+"""A duel the judge refuses aloud: the whole table heard "N号决斗M号", so it hears why it is void (骑士: "N号不是
+骑士，决斗无效"). A knight who lost his power with the village (`knight.no_power`) is told through the host:
+saying so would tell the table that the elder was killed by the village."""
+
+
 def refuse(code: str, **values: object) -> Refusal:
     """A refusal; always call it with a literal code, so the script test can find every code in the source."""
     return Refusal(code, MappingProxyType(values))

@@ -195,8 +195,11 @@ UNIQUE_CARDS = frozenset(set(Role) - {Role.WEREWOLF, Role.VILLAGER})
 # Wolf cards that never wake with the pack (the offline 恶魔 too, see State.lone_wolf): they take the kill
 # once every pack wolf is dead.
 LONE_WOLVES = frozenset({Role.GARGOYLE, Role.MECH_WOLF})
-# Cards identified inside the wolves' step on night 1 (the pandakill 恶魔 too), as 白狼王 is.
-PACK_IDENTIFIED = (Role.WEREWOLF, Role.WHITE_WOLF_KING, Role.BLACK_WOLF_KING, Role.BLOOD_MOON, Role.SPIRIT_KNIGHT)
+# Cards identified inside the wolves' step on night 1 (the pandakill 恶魔 too), as 白狼王 is: every wolf who
+# meets the pack is a wolf from its first step (the 狼美人 too, though her own step comes after it).
+PACK_IDENTIFIED = (
+    Role.WEREWOLF, Role.WHITE_WOLF_KING, Role.WOLF_BEAUTY, Role.BLACK_WOLF_KING, Role.BLOOD_MOON, Role.SPIRIT_KNIGHT,
+)
 # Wolf cards that may not self-explode, and that the wolves may not pick (自刀).
 NO_EXPLODE = frozenset({Role.WOLF_BEAUTY, Role.GARGOYLE, Role.MECH_WOLF, Role.DEMON, Role.SPIRIT_KNIGHT})
 

@@ -203,13 +203,13 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
         if isinstance(value, bool):
             cards = NEW_MOON_DECK if value else ()
         else:
-            cards = (value,) if isinstance(value, str) else tuple(str(v) for v in value or ())
+            cards = _names(name, value, "wolves_ally，或 true / false")
         unknown = [c for c in cards if c not in NEW_MOON_DECK]
         if unknown:
             raise SetupError(f"未知的新月事件牌：{', '.join(unknown)}；可用：{', '.join(NEW_MOON_DECK)}")
         return cards
     if name == "night_order":
-        order = tuple(str(v) for v in value)
+        order = _names(name, value, "guard,wolves,witch,seer")
         unknown = [s for s in order if s not in STEP_CARD]
         if unknown:
             raise SetupError(f"夜晚顺序里有未知的步骤：{', '.join(unknown)}")
@@ -227,6 +227,18 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
             raise SetupError(f"房规 {name} 需要一个非负整数，不是 {value!r}")
         return value
     return value
+
+
+def _names(name: str, value: Any, example: str) -> tuple[str, ...]:
+    """A switch that takes a list of names (steps, event cards): a list of words, or words split by commas;
+    None is none."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(x.strip() for x in value.split(",") if x.strip())
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise SetupError(f"房规 {name} 要写成名字的列表（逗号分隔），例如 {example}，不是 {value!r}")
 
 
 class SetupError(ValueError):

@@ -54,8 +54,8 @@ class State:
     cupid_seat: int | None = None
     model: int | None = None
     wild_turned: bool = False
-    guard_last: int | None = None
-    raven_last: int | None = None
+    guard_last: int | None = None  # last night's protection (None: nobody, or no night before)
+    raven_last: int | None = None  # last night's curse
     curse: int | None = None
     antidote: bool = True
     poison: bool = True
@@ -84,7 +84,7 @@ class State:
     dream_prev: int | None = None  # the previous night's sleepwalker (after the swap)
     mech_learned: int | None = None
     mech_poison: bool = True
-    mech_guard_last: int | None = None
+    mech_guard_last: int | None = None  # last night's protection by a 机械狼 with the guard's power
     exiled_day: tuple[int, int] | None = None  # (day, seat) of the last exile by vote that stood
     knight_used: bool = False
     reflections: int = 0
@@ -259,8 +259,12 @@ def _started(s: State, e: ev.GameStarted) -> None:
 
 
 def _night(s: State, e: ev.NightFell) -> None:
+    t = s.tonight
     s.night = e.night
-    s.dream_prev = land(s, s.tonight.dreamed)  # 梦死 counts consecutive nights only
+    s.dream_prev = land(s, t.dreamed)  # 梦死 counts consecutive nights only
+    # "Never the same player two nights running" looks at the night before, not at the last time he was
+    # asked: a guard or raven feared, sealed or guarding nobody (空守) picked nobody last night.
+    s.guard_last, s.raven_last, s.mech_guard_last = t.protected, s.curse, t.mech_protected
     s.tonight = Tonight()
     s.curse = None  # a curse counts in the vote of the day after it was laid, then never again
 
@@ -305,7 +309,6 @@ def _model(s: State, e: ev.ModelChosen) -> None:
 
 def _guard(s: State, e: ev.GuardProtected) -> None:
     s.tonight.protected = e.seat
-    s.guard_last = e.seat
 
 
 def _victim(s: State, e: ev.WolvesChoseVictim) -> None:
@@ -332,7 +335,6 @@ def _poisoned(s: State, e: ev.WitchPoisoned) -> None:
 
 def _cursed(s: State, e: ev.RavenCursed) -> None:
     s.curse = e.seat
-    s.raven_last = e.seat
 
 
 def _piper(s: State, e: ev.PiperCharmed) -> None:

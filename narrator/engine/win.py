@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Iterable, Set
 
-from narrator.engine.events import Termination
+from narrator.engine.events import Cause, Termination
 from narrator.engine.roles import Camp, Role
 from narrator.engine.state import State
 
@@ -24,8 +24,6 @@ def _wolves_won(s: State, alive: Set[int], lovers: frozenset[int]) -> Terminatio
     wolf_seats, roles = s.wolves(), s.roles  # this runs after every batch of deaths: set operations
     living = alive - lovers if lovers else alive
     wolves = len(wolf_seats.intersection(living))
-    if not wolves:
-        return None
     # the cards of the living outside the wolves, the lovers and the piper
     others = [role for role in map(roles.get, living - wolf_seats) if role is not Role.PIPER]
     if not others:
@@ -46,14 +44,22 @@ def _wolves_won(s: State, alive: Set[int], lovers: frozenset[int]) -> Terminatio
     return None
 
 
-def outcome(s: State, alive: Set[int] | None = None) -> tuple[Camp, Termination] | None:
-    """The winning camp and why, or None while the game goes on. When one batch meets several camps'
-    conditions, the wolves win (`wolf_kill_first`); with the switch off the good side does."""
+def outcome(
+    s: State, alive: Set[int] | None = None, fallen: Iterable[tuple[int, Cause]] = ()
+) -> tuple[Camp, Termination] | None:
+    """The winning camp and why, or None while the game goes on, after the batch of deaths `fallen` ((seat,
+    cause) pairs). When one batch meets several camps' conditions, the wolves win (`wolf_kill_first`); with
+    the switch off the good side does."""
     alive = s.alive if alive is None else alive
     met: list[tuple[Camp, Termination]] = []
     lovers = s.lovers_camp() if s.lovers is not None else NOBODY
-    wolves_alive = not s.wolves().isdisjoint(alive)
-    wolves = _wolves_won(s, alive, lovers) if wolves_alive else None  # no living wolf: no wolves' win
+    wolf_seats = s.wolves()
+    wolves_alive = not wolf_seats.isdisjoint(alive)
+    # The wolves' camp may win on the batch that killed its last wolf: that batch may also have killed the
+    # last god (the last wolf, a 白狼王, explodes and takes him), and then both camps' conditions are met.
+    # A camp that had no wolf left before the batch (a wolf lover of the 人狼恋 is not in it) wins nothing.
+    in_game = wolves_alive or any(x in wolf_seats and x not in lovers for x, _ in fallen)
+    wolves = _wolves_won(s, alive, lovers) if in_game else None
     if wolves is not None:
         met.append((Camp.WOLVES, wolves))
     lovers_alive = bool(lovers) and any(x in alive for x in lovers if x != s.cupid_seat)

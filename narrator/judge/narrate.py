@@ -117,7 +117,9 @@ class Judge(ModernLines):
         return [self._ev("raven_cursed", e, n=self.script.count(votes))]
 
     def _seer_checked(self, e: ev.SeerChecked, s: State) -> list[Line]:
-        if e.result is None:
+        if e.result is None:  # a card not identified yet: the host reads it and shows what the seer may see
+            if s.rules.seer_sees == "camp":  # the camp gesture, by this game's convention (C8), never the card
+                return [self._ev("seer_checked.unknown_camp." + s.rules.seer_thumb_up, e)]
             return [self._ev("seer_checked.unknown", e)]
         out = [self._ev("seer_checked", e, result=self.script.seer_result(e.result))]
         if e.result in ("good", "wolf"):  # C8: the gesture, by this game's convention

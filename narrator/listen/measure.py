@@ -138,8 +138,8 @@ def mix(speech: np.ndarray, bed: np.ndarray, snr_db: float | None, offset: int =
 def load_cases(path: Path) -> tuple[dict[str, Any], list[Case]]:
     try:
         spec = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
-        raise MeasureError(f"cannot read the phrase file {path}: {e}") from None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as e:
+        raise MeasureError(f"cannot read the phrase file {path}: {e or type(e).__name__}") from None
     if not isinstance(spec, dict):
         raise MeasureError(f"{path} is not a table with phrases: or recordings:")
     voice = str(spec.get("voice", "ko"))

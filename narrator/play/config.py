@@ -65,7 +65,7 @@ class Config:
         if not path.exists():
             return cls()
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a BOM (Notepad) is not an error
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"{path}: not a readable TOML file ({exc}); fix it or run `narrator setup`") from exc
         return cls.from_dict(data, path)

@@ -68,8 +68,8 @@ class Scenario:
     def load(cls, path: Path) -> Scenario:
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as exc:
-            raise ScenarioError(f"cannot read {path}: {exc}") from exc
+        except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError) as exc:
+            raise ScenarioError(f"cannot read {path}: {exc or type(exc).__name__}") from exc
         return cls.from_dict(data, name=path.stem)
 
     @classmethod
@@ -89,7 +89,7 @@ class Scenario:
             setup = make_setup(data.get("preset"), data.get("roles"), data.get("rules"))
         except SetupError as exc:
             raise ScenarioError(f"invalid set-up: {exc}") from exc
-        seed = int(data.get("seed", 0))
+        seed = int(data.get("seed") or 0)
         deal = _deal(setup, data.get("seats"), seed)
         answers = []
         for i, item in enumerate(data.get("answers") or []):

@@ -34,6 +34,8 @@ def demo_words() -> tuple[list[str], object]:
     (["--rule", "witch_self_save=sometimes"], "witch_self_save 只能是 never / first_night / always"),
     (["--rule", "sheriff"], "key=value"),
     (["--rule", "speech_seconds=-5"], "非负整数"),
+    (["--rule", "night_order=5"], "房规 night_order 要写成名字的列表（逗号分隔）"),
+    (["--rule", "new_moon=5"], "房规 new_moon 要写成名字的列表（逗号分隔）"),
     (["--roles", "狼人*4,村民*4"], "需要一张预言家牌"),
     (["--roles", "狼人*2,预言家,村民*2"], "玩家人数必须在8到18人之间"),
     (["--roles", "狼人*3,独角兽,预言家,村民*4"], "不认识的身份牌：独角兽"),
@@ -51,6 +53,16 @@ def test_play_refuses_what_cannot_start(home: Path, args: list[str], says: str) 
     assert code == 2, out
     assert says in out
     assert all_games() == []  # nothing was started
+
+
+def test_a_config_file_with_a_byte_order_mark_is_read(home: Path) -> None:
+    """Windows editors (Notepad) save UTF-8 with a BOM: the config is read as if it had none."""
+    from narrator.play.config import Config
+
+    path = home / "config" / "config.toml"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\xef\xbb\xbf" + b'[audio]\ntable = "none"\n')
+    assert Config.load(path).audio.table == "none"
 
 
 def test_voice_input_without_the_listening_model_says_the_fix(home: Path) -> None:
