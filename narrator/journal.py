@@ -265,8 +265,8 @@ class Loaded:
     format: int = FORMAT
     heard: tuple[int, bool] | None = None
     """How far the table has heard, from the last `said` mark and any undo after it: (n, True) every line
-    up to and including the question for answer n; (n, False) every line before that question. None for a
-    format 1 journal (it has no marks)."""
+    up to and including the question for answer n; (n, False) every line before that question; (-1, False)
+    nothing yet (no mark: not even the opening). None for a format 1 journal (it has no marks)."""
     sum: str = ""
     """The last line's checksum: the next line chains on it ("" in format 1)."""
 
@@ -342,7 +342,7 @@ def load(store: JournalStore) -> Loaded:
                         "said marks (a resume says only the question again)")
     answers: list[tuple[str, Answer]] = []
     lines: list[int] = []
-    heard: tuple[int, bool] | None = (0, False) if fmt >= 2 else None
+    heard: tuple[int, bool] | None = (-1, False) if fmt >= 2 else None
     for i, text in enumerate(raw[1:], start=2):
         record = _json(name, i, text)
         last = _chained(name, i, record, last, fmt)

@@ -158,13 +158,13 @@ class Session:
 
     def _replay_unheard(self, game: Game, n: int, question_heard: bool) -> None:
         """Continue from `game` as if the table had heard every line up to the question for answer `n`
-        (and that question too, when `question_heard`): the lines after it are still to be taken, each
-        answered prompt's lines in its place."""
+        (and that question too, when `question_heard`; n = -1: nothing, not even the opening): the lines
+        after it are still to be taken, each answered prompt's lines in its place."""
         self._start(game)
-        at = Game.replay(self.setup, self.seed, game.answers[:n])
-        self._shadow = State.fold(game.journal[: len(at.journal)])
-        self._seen = len(at.journal)
-        for k in range(n, len(game.answers)):
+        at = Game.replay(self.setup, self.seed, game.answers[: max(n, 0)])
+        self._seen = len(at.journal) if n >= 0 else 0
+        self._shadow = State.fold(game.journal[: self._seen])
+        for k in range(max(n, 0), len(game.answers)):
             assert at.prompt is not None
             if not (k == n and question_heard):
                 self._asked.append((k, len(at.journal), at.prompt))

@@ -285,3 +285,59 @@ def test_kill_9_at_many_moments(tmp_path: Path) -> None:
     rng = random.Random(99)
     for seed in range(100, 140):
         kill_and_load(tmp_path, seed, rng)
+
+
+# ---- said marks: a resume says what the table missed ------------------------------------------------------
+
+
+def live_game(seed: int) -> tuple[bytes, list[str], list[tuple[int, int, list[str], int]], list[object]]:
+    """A game journaled as the live loop does it (take the lines, say them, mark them heard, then the host's
+    answer or 撤销), with an undo now and then. Returns the journal, every line the table heard in order, a
+    cut after each journal line (its end in bytes, the lines heard by then, the question lines a resume says
+    again there, the operations done), and the operations (an Answer, or None for an undo)."""
+    setup = make_setup(PRESETS[seed % len(PRESETS)])
+    rng = random.Random(seed)
+    host = AutoHost(Deal.shuffle(setup, rng), rng)
+    store = MemoryStore()
+    s = Session(setup, seed, store=store)
+    heard: list[str] = []
+    cuts: list[tuple[int, int, list[str], int]] = [(len(store.data), 0, [], 0)]
+    ops: list[object] = []
+    while s.prompt is not None:
+        taken = s.take()
+        question = [line.text for line in taken[-1][1] if line.to == "all"]
+        heard += [line.text for _, lines in taken for line in lines if line.to == "all"]
+        s.heard()
+        if len(store.data) > cuts[-1][0]:
+            cuts.append((len(store.data), len(heard), question, len(ops)))
+        if s.answers and rng.random() < 0.05:
+            s.undo()
+            ops.append(None)
+        else:
+            answer = host.answer(s.game, s.prompt)
+            s.submit(answer)
+            ops.append(answer)
+        cuts.append((len(store.data), len(heard), [], len(ops)))
+    heard += [line.text for line in s.take_lines() if line.to == "all"]
+    return store.read(), heard, cuts, ops
+
+
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
+def test_a_resume_at_every_line_of_the_journal_says_what_the_table_missed(seed: int) -> None:
+    """A crash at any moment between two answers leaves the journal cut after one of its lines. Resumed
+    there and played on with the same host, the table hears exactly the rest of the uninterrupted game:
+    the lines after the last said mark (the opening too, when nothing was marked), the question again when
+    it was heard already, then everything after; nothing lost, nothing else repeated."""
+    data, reference, cuts, ops = live_game(seed)
+    for end, heard, question, done in cuts:
+        resumed = Session.resume(MemoryStore(data[:end]))
+        said: list[str] = []
+        for op in ops[done:]:
+            said += [line.text for line in resumed.take_lines() if line.to == "all"]
+            resumed.heard()
+            if op is None:
+                resumed.undo()
+            else:
+                assert not isinstance(resumed.submit(op), Refused)  # type: ignore[arg-type]
+        said += [line.text for line in resumed.take_lines() if line.to == "all"]
+        assert said == question + reference[heard:], f"seed {seed}, cut at byte {end}"
