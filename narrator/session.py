@@ -275,7 +275,9 @@ class Session:
             try:
                 self._write(self.store, self._chain.answer(index, prompt.kind, answer))
             except BaseException:
-                self._drop_last()  # not journaled: as if never given
+                marked = self._marked
+                self._drop_last()  # not journaled: as if never given (its question stays marked heard)
+                self._marked = marked
                 raise
         if not self._said:  # its lines are still to be taken, in their place
             self._asked.append((index, at, prompt))
