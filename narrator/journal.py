@@ -1,26 +1,41 @@
 """The game journal: versioned JSON lines that a Session writes as it goes and resumes from.
 
-    {"narrator_journal": 1, "setup": {"players": 12, "deck": [...], "rules": {...}}, "seed": 7, "lang": "zh-Hans"}
-    {"n": 0, "kind": "wolves.identify", "answer": {"type": "seats", "seats": [3, 5, 8, 11]}}
-    {"n": 1, "kind": "witch.save", "answer": {"type": "yes_no", "yes": true}}
-    {"undo": 1}
+    {"narrator_journal": 2, "setup": {"players": 12, "deck": [...], "rules": {...}}, "seed": 7, "lang": "zh-Hans",
+     "sum": "5f1c…"}
+    {"said": 0, "sum": "0b7e…"}
+    {"n": 0, "kind": "wolves.identify", "answer": {"type": "seats", "seats": [3, 5, 8, 11]}, "sum": "c2a9…"}
+    {"said": 1, "sum": "77d0…"}
+    {"n": 1, "kind": "witch.save", "answer": {"type": "yes_no", "yes": true}, "sum": "e4f3…"}
+    {"undo": 1, "sum": "1a2b…"}
 
 Line 1 is the header: the format number, the set-up (every card and every house-rule switch), the seed and
 the script's language. Every later line is one accepted answer, numbered `n` (its place among the answers
-that stand) with the prompt kind it was given to, or an `undo` taking back answer `n` (the last standing
+that stand) with the prompt kind it was given to; an `undo` taking back answer `n` (the last standing
 one): the undo is journaled rather than the file rewritten, so a resume replays exactly what stands and the
-file stays append-only. Each line is written whole with a trailing newline, then flushed and fsynced before
-`Session.submit` returns.
+file stays append-only; or a `said` mark: the table has heard every line up to and including the question
+for answer `n` (the live loop writes one after each batch of lines has left the speaker), so that a resume
+says again what the table missed. Marks change nothing in what the replay decides. Each line is written whole
+with a trailing newline, then flushed and fsynced before `Session.submit` returns; a write that fails (a
+full or read-only disk) is cut back off, so the file never holds a line that was not acknowledged.
+
+Format 2 chains the lines: each record's `sum` is the first 16 hex digits of SHA-256 over the previous
+line's sum and the record itself (its JSON without `sum`, keys sorted, compact). Any edit, a line swapped,
+repeated or dropped in the middle, or a header from another game breaks the chain at a line that is named.
+Format 1 journals (no sums, no marks) still load, with a note; a game resumed from one goes on in format 1.
 
 Loading checks every line. A last line without its newline was never acknowledged (the process died while
-writing it): it is dropped with a warning, and cut from the file before anything is appended. Anything else
-that is wrong — bad JSON, an unknown answer type, a newer format, numbers out of order, an answer given to
-another kind of prompt than the game asks there (found by the Session's checked replay) — refuses the whole
-journal with a JournalError naming the line; nothing is half-loaded.
+writing it): it is dropped with a warning, and cut from the file (by the writer only, under the game's
+lock) before anything is appended. Anything else that is wrong — bad JSON, a broken chain, an unknown
+answer type, a newer format, numbers out of order, an answer given to another kind of prompt than the game
+asks there (found by the Session's checked replay) — refuses the whole journal with a JournalError naming
+the line; nothing is half-loaded.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import hashlib
 import json
 import logging
 import os
@@ -45,8 +60,9 @@ from narrator.engine.prompts import ANSWER_SLUGS
 from narrator.engine.roles import Role
 from narrator.engine.rules import Rules, Setup, SetupError
 
-FORMAT = 1
-"""The journal format this narrator writes and reads. A newer number is refused, never guessed at."""
+FORMAT = 2
+"""The journal format this narrator writes (and the newest it reads). A newer number is refused, never
+guessed at; format 1 (no checksums, no said marks) still loads, with a note."""
 MAGIC = "narrator_journal"
 log = logging.getLogger(__name__)
 
@@ -60,6 +76,27 @@ class JournalError(ValueError):
         super().__init__(f"{where}: {reason}")
 
 
+class JournalWriteError(OSError):
+    """The journal could not be written (a full, read-only or forbidden disk): the record is not in it."""
+
+    def __init__(self, name: str, exc: OSError) -> None:
+        super().__init__(exc.errno, exc.strerror or str(exc), name)
+        self.name = name
+        self.folder = str(Path(name).parent)
+
+    @property
+    def fix(self) -> str:
+        """What the host can do about it, in one clause."""
+        if self.errno == errno.ENOSPC or self.errno == errno.EDQUOT:
+            return "the disk is full: free some space"
+        if self.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return "the folder is not writable: make it writable (or set NARRATOR_DATA_DIR to one that is)"
+        return "check the disk"
+
+    def __str__(self) -> str:
+        return f"cannot write {self.name}: {self.strerror} ({self.fix})"
+
+
 # ---- stores ---------------------------------------------------------------------------------------------
 
 
@@ -68,13 +105,16 @@ class JournalStore(Protocol):
 
     name: str
     """For messages: the file's path, or "journal"."""
+    writable: bool
+    """False: a reader's view (`games`, `recap` …): append and cut refuse, nothing is ever changed."""
 
     def read(self) -> bytes:
         """Everything stored so far (b"" for a new journal)."""
         ...
 
     def append(self, line: bytes) -> None:
-        """Add one whole line (ending in b"\\n"); flushed and fsynced (where there is a disk) on return."""
+        """Add one whole line (ending in b"\\n"); flushed and fsynced (where there is a disk) on return.
+        JournalWriteError if it could not be: then nothing of it is kept."""
         ...
 
     def cut(self, size: int) -> None:
@@ -86,6 +126,8 @@ class JournalStore(Protocol):
 
 class MemoryStore:
     """A journal in memory: for tests, the benchmark, and games nobody wants to keep."""
+
+    writable = True
 
     def __init__(self, data: bytes = b"", name: str = "journal") -> None:
         self.data = bytearray(data)
@@ -105,11 +147,14 @@ class MemoryStore:
 
 
 class FileStore:
-    """A journal file, opened for appending; each append is written whole, then fsynced."""
+    """A journal file, opened for appending; each append is written whole, then fsynced. With
+    `writable=False` it only reads (opened read-only each time): a reader can never change a game another
+    process is writing."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, writable: bool = True) -> None:
         self.path = Path(path)
         self.name = str(self.path)
+        self.writable = writable
         self._fd: int | None = None
 
     def read(self) -> bytes:
@@ -121,28 +166,42 @@ class FileStore:
             raise JournalError(self.name, 0, f"cannot read the journal: {exc.strerror or exc}") from exc
 
     def _open(self) -> int:
+        if not self.writable:
+            raise PermissionError(f"{self.name} is open for reading only")
         if self._fd is None:
             new = not self.path.exists()
             try:
                 self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             except OSError as exc:
-                raise JournalError(self.name, 0, f"cannot write the journal: {exc.strerror or exc}") from exc
+                raise JournalWriteError(self.name, exc) from exc
             if new:  # the new file's directory entry must survive a crash too
                 fsync_dir(self.path.parent)
         return self._fd
 
     def append(self, line: bytes) -> None:
         fd = self._open()
+        size = os.fstat(fd).st_size
         view = memoryview(line)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        os.fsync(fd)
+        try:
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            os.fsync(fd)
+        except OSError as exc:  # a full disk can take half a line: it must not stay
+            try:
+                os.ftruncate(fd, size)
+                os.fsync(fd)
+            except OSError:
+                log.warning("%s: could not cut back a failed write", self.name)
+            raise JournalWriteError(self.name, exc) from exc
 
     def cut(self, size: int) -> None:
-        os.truncate(self.path, size)
         fd = self._open()
-        os.fsync(fd)
+        try:
+            os.ftruncate(fd, size)
+            os.fsync(fd)
+        except OSError as exc:
+            raise JournalWriteError(self.name, exc) from exc
 
     def close(self) -> None:
         if self._fd is not None:
@@ -162,6 +221,23 @@ def fsync_dir(path: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """`data` at `path`, whole or not at all: written and fsynced under a temporary name, then renamed;
+    the temporary file never stays behind (OSError says why it could not be written)."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    fsync_dir(path.parent)
 
 
 # ---- records --------------------------------------------------------------------------------------------
@@ -186,22 +262,58 @@ class Loaded:
     size: int
     """Bytes of whole lines (a torn last line excluded)."""
     warnings: list[str] = field(default_factory=list)
+    format: int = FORMAT
+    heard: tuple[int, bool] | None = None
+    """How far the table has heard, from the last `said` mark and any undo after it: (n, True) every line
+    up to and including the question for answer n; (n, False) every line before that question; (-1, False)
+    nothing yet (no mark: not even the opening). None for a format 1 journal (it has no marks)."""
+    sum: str = ""
+    """The last line's checksum: the next line chains on it ("" in format 1)."""
+
+
+class Chain:
+    """Encodes a journal's lines, each chained on the one before (format 2), or plain (format 1, a game
+    resumed from an old journal). `last` moves on only once the line is stored: call `advance`."""
+
+    def __init__(self, fmt: int = FORMAT, last: str = "") -> None:
+        self.format, self.last = fmt, last
+        self._pending = last
+
+    def header(self, header: Header) -> bytes:
+        return self._line({MAGIC: self.format, "setup": encode_setup(header.setup), "seed": header.seed,
+                           "lang": header.lang})
+
+    def answer(self, n: int, kind: str, answer: Answer) -> bytes:
+        return self._line({"n": n, "kind": kind, "answer": encode(answer)})
+
+    def undo(self, n: int) -> bytes:
+        return self._line({"undo": n})
+
+    def said(self, n: int) -> bytes:
+        """The table has heard every line up to and including the question for answer n."""
+        assert self.format >= 2, "format 1 has no said marks"
+        return self._line({"said": n})
+
+    def advance(self) -> None:
+        """The line last encoded is stored: the next one chains on it."""
+        self.last = self._pending
+
+    def _line(self, record: dict[str, Any]) -> bytes:
+        if self.format >= 2:
+            self._pending = checksum(self.last, record)
+            record = {**record, "sum": self._pending}
+        return (json.dumps(record, ensure_ascii=False, separators=(", ", ": ")) + "\n").encode("utf-8")
+
+
+def checksum(previous: str, record: dict[str, Any]) -> str:
+    """The chained checksum of `record` (without its own sum) after the line whose sum is `previous`."""
+    body = json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()[:16]
 
 
 def encode_header(header: Header) -> bytes:
-    return _line({MAGIC: FORMAT, "setup": encode_setup(header.setup), "seed": header.seed, "lang": header.lang})
-
-
-def encode_answer(n: int, kind: str, answer: Answer) -> bytes:
-    return _line({"n": n, "kind": kind, "answer": encode(answer)})
-
-
-def encode_undo(n: int) -> bytes:
-    return _line({"undo": n})
-
-
-def _line(record: dict[str, Any]) -> bytes:
-    return (json.dumps(record, ensure_ascii=False, separators=(", ", ": ")) + "\n").encode("utf-8")
+    """A lone format-2 header (the first line of a new journal)."""
+    return Chain().header(header)
 
 
 def load(store: JournalStore) -> Loaded:
@@ -221,20 +333,37 @@ def load(store: JournalStore) -> Loaded:
         size -= len(raw[-1])
         log.warning(warnings[-1])
     raw = raw[:-1]
-    header = _header(name, _json(name, 1, raw[0]))
+    first = _json(name, 1, raw[0])
+    header = _header(name, first)
+    fmt = first[MAGIC]
+    last = _chained(name, 1, first, "", fmt)
+    if fmt < 2:
+        warnings.append(f"{name}: journal format {fmt} has no checksums (an edit cannot be detected) and no "
+                        "said marks (a resume says only the question again)")
     answers: list[tuple[str, Answer]] = []
     lines: list[int] = []
+    heard: tuple[int, bool] | None = (-1, False) if fmt >= 2 else None
     for i, text in enumerate(raw[1:], start=2):
         record = _json(name, i, text)
-        if set(record) == {"undo"}:
+        last = _chained(name, i, record, last, fmt)
+        keys = set(record) - {"sum"}
+        if keys == {"undo"}:
             n = record["undo"]
             if not answers or n != len(answers) - 1:
                 raise JournalError(name, i, f"undo {n!r} does not take back the last answer ({len(answers) - 1})")
             answers.pop()
             lines.pop()
+            if heard is not None and heard[0] >= n:  # the taken-back answer's question is asked again
+                heard = (n, False)
             continue
-        if set(record) != {"n", "kind", "answer"}:
-            raise JournalError(name, i, "neither an answer (n, kind, answer) nor an undo")
+        if keys == {"said"} and fmt >= 2:
+            if record["said"] != len(answers):
+                raise JournalError(name, i, f"said mark {record['said']!r} does not follow answer "
+                                   f"{len(answers) - 1} (expected {len(answers)})")
+            heard = (len(answers), True)
+            continue
+        if keys != {"n", "kind", "answer"}:
+            raise JournalError(name, i, "neither an answer (n, kind, answer), an undo nor a said mark")
         if record["n"] != len(answers):
             raise JournalError(name, i, f"answer number {record['n']!r} out of order (expected {len(answers)})")
         if not isinstance(record["kind"], str) or not record["kind"]:
@@ -245,7 +374,24 @@ def load(store: JournalStore) -> Loaded:
             raise JournalError(name, i, str(exc)) from None
         answers.append((record["kind"], answer))
         lines.append(i)
-    return Loaded(header, answers, lines, size, warnings)
+    return Loaded(header, answers, lines, size, warnings, fmt, heard, last)
+
+
+def _chained(name: str, line: int, record: dict[str, Any], previous: str, fmt: int) -> str:
+    """The line's checksum, checked against the chain (format 2); "" in format 1."""
+    if fmt < 2:
+        if "sum" in record:
+            raise JournalError(name, line, "a checksum in a format 1 journal")
+        return ""
+    got = record.get("sum")
+    if not isinstance(got, str):
+        raise JournalError(name, line, "no checksum (every line of a format 2 journal has one)")
+    body = {k: v for k, v in record.items() if k != "sum"}
+    if checksum(previous, body) != got:
+        why = ("the header was changed, or is another game's" if line == 1 else
+               "the line was changed, moved, repeated or taken from another game (or one before it was removed)")
+        raise JournalError(name, line, f"checksum does not match: {why}")
+    return got
 
 
 def _json(name: str, line: int, text: bytes) -> dict[str, Any]:
@@ -266,7 +412,7 @@ def _header(name: str, record: dict[str, Any]) -> Header:
         raise JournalError(name, 1, f"journal format {version} is newer than this narrator reads ({FORMAT})")
     if version < 1:
         raise JournalError(name, 1, f"unknown journal format {version}")
-    if set(record) != {MAGIC, "setup", "seed", "lang"}:
+    if set(record) - {"sum"} != {MAGIC, "setup", "seed", "lang"}:
         raise JournalError(name, 1, "the header needs exactly setup, seed and lang")
     seed, lang = record["seed"], record["lang"]
     if not isinstance(seed, int) or isinstance(seed, bool):

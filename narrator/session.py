@@ -12,7 +12,11 @@ The scenario runner, render, the demo, the property tests and the live loop all 
 keeps its own prompt → answer loop. Lines are rendered lazily, when `take_lines` asks for them, against the
 state as it stood at each event and prompt, so a loop that never reads them (the benchmark) pays nothing.
 An accepted answer is in the journal store (flushed and fsynced for a file) before `submit` returns;
-`undo` is journaled as a record of its own; `Session.resume(store)` replays the stored answers, checked.
+`undo` is journaled as a record of its own; `heard()` marks how far the table has heard (the live loop
+calls it after each batch of lines has left the speaker). `Session.resume(store)` replays the stored
+answers, checked, and the next `take_lines()` gives every line after the last mark — the opening too, when
+the table heard nothing yet — then the question again. A store opened read-only (`games`, `recap`) is
+only read: resuming never changes it.
 """
 
 from __future__ import annotations
@@ -29,15 +33,7 @@ from narrator.engine.roles import Camp, Role
 from narrator.engine.rules import Setup
 from narrator.engine.state import State
 from narrator.hostwords import NotUnderstood, parse
-from narrator.journal import (
-    Header,
-    JournalError,
-    JournalStore,
-    encode_answer,
-    encode_header,
-    encode_undo,
-    load,
-)
+from narrator.journal import Chain, Header, JournalError, JournalStore, load
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
 from narrator.judge.script import LANGS, Script
@@ -89,14 +85,25 @@ the prompt."""
 
 
 class Session:
+    store: JournalStore | None
+    _chain: Chain
+
     def __init__(self, setup: Setup, seed: int = 0, *, lang: str = "zh-Hans",
                  store: JournalStore | None = None) -> None:
-        self._init(setup, seed, lang, store)
-        if store is not None:
-            if store.read():
-                raise JournalError(store.name, 0, "the journal already holds a game (resume it instead)")
-            store.append(encode_header(Header(setup, seed, lang)))
+        self._init(setup, seed, lang, None)
         self._start(Game(setup, seed))
+        if store is not None:
+            self.attach(store)
+
+    def attach(self, store: JournalStore) -> None:
+        """Start journaling this game into the new, empty `store` (the live loop does so once 开始 is heard;
+        no answer may have been given yet)."""
+        if self.store is not None or self.game.answers:
+            raise ValueError("a game is attached to its journal before its first answer")
+        if store.read():
+            raise JournalError(store.name, 0, "the journal already holds a game (resume it instead)")
+        self._write(store, self._chain.header(Header(self.setup, self.seed, self.lang)))
+        self.store = store
 
     def _init(self, setup: Setup, seed: int, lang: str, store: JournalStore | None) -> None:
         if lang not in LANGS:
@@ -104,8 +111,9 @@ class Session:
         self.setup, self.seed, self.lang = setup, seed, lang
         self.judge = Judge(Script(lang))
         self.store = store
+        self._chain = Chain()
         self.warnings: list[str] = []
-        """What loading the journal had to say (a torn last line dropped)."""
+        """What loading the journal had to say (a torn last line dropped, an old format)."""
 
     def _start(self, game: Game) -> None:
         self.game = game
@@ -113,12 +121,14 @@ class Session:
         self._seen = 0
         self._asked: list[_Asked] = []
         self._said = False  # the current prompt's lines were taken
+        self._marked = -1  # the answer count of the last said mark written by this process
 
     @classmethod
     def resume(cls, store: JournalStore) -> Session:
         """The game in `store`, rebuilt by checked replay of its answers; JournalError names the line of the
-        first bad record (or of the answer where the replay diverged). The next take_lines() says the current
-        prompt's lines again."""
+        first bad record (or of the answer where the replay diverged). The next take_lines() says every line
+        the table has not heard (after the last said mark), then the current prompt's lines again. A torn
+        last line is cut from the file only when the store is writable (the writer holds the game's lock)."""
         loaded = load(store)
         h = loaded.header
         self = cls.__new__(cls)
@@ -130,10 +140,14 @@ class Session:
             game = Game.replay(h.setup, h.seed, loaded.answers)
         except ReplayDiverged as exc:
             raise JournalError(store.name, loaded.lines[exc.index], str(exc)) from None
-        if loaded.size < len(store.read()):
+        if store.writable and loaded.size < len(store.read()):
             store.cut(loaded.size)
         self.warnings = loaded.warnings
-        self._catch_up(game)
+        self._chain = Chain(loaded.format, loaded.sum)
+        if loaded.heard is None:
+            self._catch_up(game)
+        else:
+            self._replay_unheard(game, *loaded.heard)
         return self
 
     def _catch_up(self, game: Game) -> None:
@@ -141,6 +155,20 @@ class Session:
         self._start(game)
         self._shadow = State.fold(game.journal)
         self._seen = len(game.journal)
+
+    def _replay_unheard(self, game: Game, n: int, question_heard: bool) -> None:
+        """Continue from `game` as if the table had heard every line up to the question for answer `n`
+        (and that question too, when `question_heard`; n = -1: nothing, not even the opening): the lines
+        after it are still to be taken, each answered prompt's lines in its place."""
+        self._start(game)
+        at = Game.replay(self.setup, self.seed, game.answers[: max(n, 0)])
+        self._seen = len(at.journal) if n >= 0 else 0
+        self._shadow = State.fold(game.journal[: self._seen])
+        for k in range(max(n, 0), len(game.answers)):
+            assert at.prompt is not None
+            if not (k == n and question_heard):
+                self._asked.append((k, len(at.journal), at.prompt))
+            at.answer(game.answers[k][1])
 
     # ---- reading ----------------------------------------------------------------------------------------
 
@@ -245,9 +273,11 @@ class Session:
         index = len(game.answers) - 1
         if self.store is not None:
             try:
-                self.store.append(encode_answer(index, prompt.kind, answer))
+                self._write(self.store, self._chain.answer(index, prompt.kind, answer))
             except BaseException:
-                self._drop_last()  # not journaled: as if never given
+                marked = self._marked
+                self._drop_last()  # not journaled: as if never given (its question stays marked heard)
+                self._marked = marked
                 raise
         if not self._said:  # its lines are still to be taken, in their place
             self._asked.append((index, at, prompt))
@@ -276,9 +306,24 @@ class Session:
             return False
         n = len(self.game.answers) - 1
         if self.store is not None:
-            self.store.append(encode_undo(n))
+            self._write(self.store, self._chain.undo(n))
         self._drop_last()
         return True
+
+    def heard(self) -> None:
+        """The table has heard every line taken so far (they have left the speaker): journal a said mark, so
+        that a resume says only what comes after. Nothing to mark once the game is over, before its lines
+        were taken, or in a format 1 journal."""
+        n = len(self.game.answers)
+        if self.store is None or self.over or not self._said or self._asked or self._chain.format < 2:
+            return
+        if self._marked != n:
+            self._write(self.store, self._chain.said(n))
+            self._marked = n
+
+    def _write(self, store: JournalStore, line: bytes) -> None:
+        store.append(line)
+        self._chain.advance()
 
     def _drop_last(self) -> None:
         """The game without its last answer; its prompt is asked (and said) again."""
@@ -286,6 +331,7 @@ class Session:
         self._asked = [a for a in self._asked if a[0] < n]
         self.game = self.game.undo()
         self._said = False
+        self._marked = -1
         if self._seen > len(self.game.journal):  # lines after the cut were said: the state goes back too
             self._shadow, self._seen = State.fold(self.game.journal), len(self.game.journal)
 

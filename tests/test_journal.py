@@ -27,7 +27,9 @@ from narrator.journal import (
     Header,
     JournalError,
     JournalStore,
+    JournalWriteError,
     MemoryStore,
+    checksum,
     decode,
     decode_setup,
     encode,
@@ -136,6 +138,17 @@ def write(path: Path, lines: list[str], end: str = "\n") -> FileStore:
     return FileStore(path)
 
 
+def resigned(lines: list[str]) -> list[str]:
+    """The lines with their checksum chain made anew: an edit that keeps the chain whole, so that the
+    checks behind the chain (answer types, numbers, the replay) are what refuses it."""
+    out, last = [], ""
+    for text in lines:
+        record = {k: v for k, v in json.loads(text).items() if k != "sum"}
+        last = checksum(last, record)
+        out.append(json.dumps({**record, "sum": last}, ensure_ascii=False))
+    return out
+
+
 def refused(store: JournalStore) -> JournalError:
     with pytest.raises(JournalError) as info:
         Session.resume(store)
@@ -162,6 +175,8 @@ def test_an_unknown_answer_type_is_refused(tmp_path: Path) -> None:
     record["answer"] = {"type": "telepathy"}
     lines[6] = json.dumps(record)
     err = refused(write(path, lines))
+    assert err.line == 7 and "checksum does not match" in err.reason
+    err = refused(write(path, resigned(lines)))
     assert err.line == 7 and "telepathy" in err.reason
 
 
@@ -188,7 +203,7 @@ def test_answers_in_the_wrong_kind_order_are_refused(tmp_path: Path) -> None:
              if "n" in records[i] and "n" in records[i + 1] and records[i]["kind"] != records[i + 1]["kind"])
     records[i]["kind"], records[i + 1]["kind"] = records[i + 1]["kind"], records[i]["kind"]
     records[i]["answer"], records[i + 1]["answer"] = records[i + 1]["answer"], records[i]["answer"]
-    err = refused(write(path, [lines[0], *(json.dumps(r) for r in records)]))
+    err = refused(write(path, resigned([lines[0], *(json.dumps(r) for r in records)])))
     assert err.line == i + 2 and "diverged" in err.reason
 
 
@@ -197,6 +212,7 @@ def test_numbers_out_of_order_and_stray_undos_are_refused(tmp_path: Path) -> Non
     record = json.loads(lines[3])
     record["n"] += 1
     assert refused(write(path, [*lines[:3], json.dumps(record), *lines[4:]])).line == 4
+    assert refused(write(path, resigned([*lines[:3], json.dumps(record), *lines[4:]]))).line == 4
     assert refused(write(path, [lines[0], '{"undo": 0}'])).line == 2
 
 
@@ -270,3 +286,191 @@ def test_kill_9_at_many_moments(tmp_path: Path) -> None:
     rng = random.Random(99)
     for seed in range(100, 140):
         kill_and_load(tmp_path, seed, rng)
+
+
+# ---- said marks: a resume says what the table missed ------------------------------------------------------
+
+
+def live_game(seed: int) -> tuple[bytes, list[str], list[tuple[int, int, list[str], int]], list[object]]:
+    """A game journaled as the live loop does it (take the lines, say them, mark them heard, then the host's
+    answer or 撤销), with an undo now and then. Returns the journal, every line the table heard in order, a
+    cut after each journal line (its end in bytes, the lines heard by then, the question lines a resume says
+    again there, the operations done), and the operations (an Answer, or None for an undo)."""
+    setup = make_setup(PRESETS[seed % len(PRESETS)])
+    rng = random.Random(seed)
+    host = AutoHost(Deal.shuffle(setup, rng), rng)
+    store = MemoryStore()
+    s = Session(setup, seed, store=store)
+    heard: list[str] = []
+    cuts: list[tuple[int, int, list[str], int]] = [(len(store.data), 0, [], 0)]
+    ops: list[object] = []
+    while s.prompt is not None:
+        taken = s.take()
+        question = [line.text for line in taken[-1][1] if line.to == "all"]
+        heard += [line.text for _, lines in taken for line in lines if line.to == "all"]
+        s.heard()
+        if len(store.data) > cuts[-1][0]:
+            cuts.append((len(store.data), len(heard), question, len(ops)))
+        if s.answers and rng.random() < 0.05:
+            s.undo()
+            ops.append(None)
+        else:
+            answer = host.answer(s.game, s.prompt)
+            s.submit(answer)
+            ops.append(answer)
+        cuts.append((len(store.data), len(heard), [], len(ops)))
+    heard += [line.text for line in s.take_lines() if line.to == "all"]
+    return store.read(), heard, cuts, ops
+
+
+@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
+def test_a_resume_at_every_line_of_the_journal_says_what_the_table_missed(seed: int) -> None:
+    """A crash at any moment between two answers leaves the journal cut after one of its lines. Resumed
+    there and played on with the same host, the table hears exactly the rest of the uninterrupted game:
+    the lines after the last said mark (the opening too, when nothing was marked), the question again when
+    it was heard already, then everything after; nothing lost, nothing else repeated."""
+    data, reference, cuts, ops = live_game(seed)
+    for end, heard, question, done in cuts:
+        resumed = Session.resume(MemoryStore(data[:end]))
+        said: list[str] = []
+        for op in ops[done:]:
+            said += [line.text for line in resumed.take_lines() if line.to == "all"]
+            resumed.heard()
+            if op is None:
+                resumed.undo()
+            else:
+                assert not isinstance(resumed.submit(op), Refused)  # type: ignore[arg-type]
+        said += [line.text for line in resumed.take_lines() if line.to == "all"]
+        assert said == question + reference[heard:], f"seed {seed}, cut at byte {end}"
+
+
+# ---- a checked journal: edits are refused, never taken silently --------------------------------------------
+
+
+def mutations(data: bytes, other: bytes, rng: random.Random) -> list[tuple[str, bytes]]:
+    """Ways a journal gets damaged or edited, each at a random place: cut, a flipped byte, a seat, the seed
+    or a rule changed (still valid JSON, sums kept), another game's header, a line repeated, two swapped,
+    one removed."""
+    lines = data.split(b"\n")[:-1]
+    pick = rng.randrange(1, len(lines))
+    answers = [i for i, line in enumerate(lines) if b'"seats": [' in line and b'"seats": []' not in line]
+    header = json.loads(lines[0])
+    out = [("truncate", data[: rng.randrange(len(data))])]
+    flipped = bytearray(data)
+    flipped[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+    out.append(("flip", bytes(flipped)))
+    if answers:
+        i = rng.choice(answers)
+        record = json.loads(lines[i])
+        seats = record["answer"]["seats"]
+        seats[rng.randrange(len(seats))] = rng.randrange(1, 13)
+        out.append(("seat", join([*lines[:i], dumps(record), *lines[i + 1:]])))
+    for key, value in (("seed", header["seed"] + rng.randrange(1, 9)), ("lang", "zh-Hant")):
+        out.append((key, join([dumps({**header, key: value}), *lines[1:]])))
+    rules = header["setup"]["rules"]
+    switch = rng.choice([k for k, v in rules.items() if isinstance(v, bool)])
+    setup = {**header["setup"], "rules": {**rules, switch: not rules[switch]}}
+    out.append(("rule", join([dumps({**header, "setup": setup}), *lines[1:]])))
+    out.append(("header", join([other.split(b"\n")[0], *lines[1:]])))
+    out.append(("duplicate", join([*lines[:pick], lines[pick], *lines[pick:]])))
+    if pick + 1 < len(lines):
+        out.append(("reorder", join([*lines[:pick], lines[pick + 1], lines[pick], *lines[pick + 2:]])))
+        out.append(("remove", join([*lines[:pick], *lines[pick + 1:]])))
+    return out
+
+
+def dumps(record: dict[str, object]) -> bytes:
+    return json.dumps(record, ensure_ascii=False, separators=(", ", ": ")).encode()
+
+
+def join(lines: list[bytes]) -> bytes:
+    return b"".join(line + b"\n" for line in lines)
+
+
+def test_a_mutation_fuzz_over_journals_finds_nothing_silently_wrong() -> None:
+    """Each mutated journal is refused naming a line, or loads as the same game cut shorter: a cut (or a
+    flipped last newline) drops whole lines at the end, with a warning when a line is torn. Anything else
+    that loads (a different seat, seed, rule, header or order taken as good) is silently wrong: none."""
+    rng = random.Random(19)
+    games = [live_game(seed)[0] for seed in range(6)]
+    outcomes: dict[str, int] = {}
+    wrong: list[str] = []
+    for round_ in range(40):
+        k = round_ % len(games)
+        data, other = games[k], games[(k + 1) % len(games)]
+        original = Session.resume(MemoryStore(data))
+        for kind, mutated in mutations(data, other, rng):
+            try:
+                got = Session.resume(MemoryStore(mutated))
+            except JournalError as exc:
+                assert exc.line >= 0 and str(exc)
+                outcomes["refused"] = outcomes.get("refused", 0) + 1
+                continue
+            same = (got.setup, got.seed, got.lang) == (original.setup, original.seed, original.lang)
+            prefix = got.answers == original.answers[: len(got.answers)]
+            whole_lines_cut = data.startswith(mutated[: len(mutated) - len(mutated.split(b"\n")[-1])])
+            if same and prefix and whole_lines_cut and (got.warnings or mutated.endswith(b"\n")):
+                outcomes["shorter, same game"] = outcomes.get("shorter, same game", 0) + 1
+            else:
+                wrong.append(f"round {round_}: {kind}")
+    print(outcomes)
+    assert wrong == [] and outcomes["refused"] > 300
+
+
+# ---- readers never write; a refused write keeps no half line; one writer ----------------------------------
+
+
+def test_a_reader_never_changes_the_file_not_even_a_torn_tail(tmp_path: Path) -> None:
+    """`games`, `recap` and the choice of a game to resume read with writable=False: the torn tail (which may
+    be a line another process is writing right now) stays; only the writer cuts it."""
+    path, lines, _ = game_file(tmp_path)
+    torn = ("\n".join(lines) + "\n" + lines[-1][:10]).encode()
+    path.write_bytes(torn)
+    reader = Session.resume(FileStore(path, writable=False))
+    assert reader.warnings and path.read_bytes() == torn
+    with pytest.raises(PermissionError):
+        reader.submit(a.Pass()) if reader.prompt and a.Pass in reader.prompt.accepts else reader.undo()
+    assert path.read_bytes() == torn
+    Session.resume(FileStore(path)).close()
+    assert path.read_bytes() == torn[: torn.rindex(b"\n") + 1]
+
+
+def test_a_write_the_disk_refuses_halfway_leaves_no_half_line(tmp_path: Path) -> None:
+    """A file-size limit a few bytes past the end stands in for a disk that fills up mid-line: the write
+    takes part of the line, then fails; the store cuts the part back off and says why."""
+    import resource
+
+    path, _, host = game_file(tmp_path)
+    before = path.read_bytes()
+    s = Session.resume(FileStore(path))
+    assert s.prompt is not None
+    old_limit = resource.getrlimit(resource.RLIMIT_FSIZE)
+    old_signal = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (len(before) + 20, old_limit[1]))
+    try:
+        with pytest.raises(JournalWriteError) as info:
+            s.submit(host.answer(s.game, s.prompt))
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, old_limit)
+        signal.signal(signal.SIGXFSZ, old_signal)
+    assert path.read_bytes() == before and str(path) in str(info.value)
+    assert len(s.answers) == len(Session.resume(FileStore(path, writable=False)).answers)  # not taken
+    assert not isinstance(s.submit(host.answer(s.game, s.prompt)), Refused)  # room again: it goes on
+    s.close()
+
+
+def test_one_writer_per_game_and_a_dead_holders_lock_is_taken_over(tmp_path: Path) -> None:
+    from narrator.play.store import GameLocked, SavedGame
+
+    folder = tmp_path / "20261202-010203"
+    folder.mkdir()
+    path, _, _ = game_file(folder)
+    path.rename(folder / "journal.jsonl")
+    saved = SavedGame(folder)
+    writer = saved.open()
+    with pytest.raises(GameLocked, match=f"pid {os.getpid()}"):
+        saved.open()
+    assert saved.load().answers == writer.answers  # a reader needs no lock
+    writer.close()
+    (folder / "lock").write_text("999999\n")  # a holder that died: its flock died with it
+    saved.open().close()

@@ -54,7 +54,7 @@ from narrator.engine.rules import (
     Setup,
 )
 from narrator.engine.state import State
-from narrator.journal import Header, MemoryStore, encode_answer, encode_header
+from narrator.journal import Chain, Header, MemoryStore
 from narrator.judge.lines import Line
 from narrator.presets import make_setup, preset_names
 from narrator.session import Accepted, Refused, Session
@@ -260,10 +260,12 @@ def check_replay(rec: Played, depth: int = 2) -> None:
 
 def journal_of(rec: Played) -> MemoryStore:
     """The game's journal as a Session writes it: the header, then every answer."""
-    store = MemoryStore()
-    store.append(encode_header(Header(rec.setup, rec.seed, "zh-Hans")))
+    store, chain = MemoryStore(), Chain()
+    store.append(chain.header(Header(rec.setup, rec.seed, "zh-Hans")))
+    chain.advance()
     for n, (kind, answer) in enumerate(rec.game.answers):
-        store.append(encode_answer(n, kind, answer))
+        store.append(chain.answer(n, kind, answer))
+        chain.advance()
     return store
 
 

@@ -1,8 +1,9 @@
 """`narrator play`, `resume`, `games` and `recap`: a live game night, saved answer by answer.
 
 Exit codes: 0 the game ended (the recap is printed and saved); 2 the game cannot start as asked (preset,
-roles, rules, devices, input, model, config, a journal that cannot be resumed); 3 the text input ended
-before the game did (saved: resume it); 130 stopped with Ctrl-C twice (saved: resume it).
+roles, rules, devices, input, model, config, a data folder that cannot be written, a journal that cannot be
+resumed, a game another process is playing); 3 the text input ended before the game did (saved: resume
+it); 130 stopped with Ctrl-C twice, 143 by SIGTERM, 129 by SIGHUP (saved: resume it).
 """
 
 from __future__ import annotations
@@ -58,6 +59,33 @@ class LiveOptions:
     model: ModelOpt = None
     grammar: GrammarOpt = "zh"
     cache_dir: CacheDir = None
+
+    def saved(self) -> dict[str, Any]:
+        """The options a game folder keeps (meta.json), as plain values."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = value.value if hasattr(value, "value") else None if isinstance(value, Path) else value
+        out["cache_dir"] = None if self.cache_dir is None else str(self.cache_dir)
+        return out
+
+    def over(self, saved: dict[str, Any]) -> LiveOptions:
+        """These options where they were given, else the ones the game was started with (`saved`)."""
+        from narrator.cli.options import Backend
+
+        chosen: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value == f.default and saved.get(f.name) is not None:
+                value = saved[f.name]
+                if f.name == "backend":
+                    value = Backend(value)
+                elif f.name == "cache_dir":
+                    value = Path(value)
+                elif f.name == "pace":
+                    value = float(value)
+            chosen[f.name] = value
+        return LiveOptions(**chosen)
 
     def wiring(self, config: Any) -> Any:
         """The game's adapters from these options and the config (StartProblem: one sentence, the fix)."""
@@ -115,7 +143,9 @@ def play(
     from narrator.play import store
     from narrator.play.config import Config, ConfigError
     from narrator.play.options import game_setup
-    from narrator.play.run import StartProblem, run_game
+    from narrator.play.paths import games_dir
+    from narrator.play.run import NewGame, StartProblem, run_game
+    from narrator.session import Session
 
     try:
         setup, name = game_setup(preset, players, roles, rule)
@@ -128,40 +158,48 @@ def play(
     except (ConfigError, StartProblem) as exc:
         raise fail(str(exc)) from exc
     chosen_lang = lang.value if lang is not None else config.game.lang
-    saved = store.new_game(name, chosen_lang)
-    session = saved.start(setup, random.randrange(1 << 31) if seed is None else seed, chosen_lang)
+    problem = store.writable_problem(games_dir())
+    if problem is not None:
+        raise fail(f"存不了游戏：{games_dir()}（{problem.strerror or problem}）；让它可写、腾出空间，"
+                   "或用 NARRATOR_DATA_DIR 指定别的文件夹")
+    session = Session(setup, random.randrange(1 << 31) if seed is None else seed, lang=chosen_lang)
     try:
-        outcome = run_game(session, saved, wiring, resumed=False)
+        outcome = run_game(session, wiring, new=NewGame(name, live.saved()))
     except StartProblem as exc:
-        raise fail(f"{exc}（游戏已保存：{saved.resume_command}）") from exc
+        raise fail(str(exc)) from exc
     raise typer.Exit(outcome.code)
 
 
 def resume(
     game: Annotated[str | None, typer.Argument(help="The game (id from `narrator games`, a unique prefix or "
-                                               "its folder); default: the latest unfinished one.")] = None,
+                                               "its folder); default: the newest unfinished one with answers.")]
+    = None,
     *,
     live: LiveOptions,
 ) -> None:
-    """Continue an interrupted game at the exact prompt it stopped at, after saying where it is
-    ("第二天白天，正在放逐投票")."""
-    from narrator.journal import JournalError
+    """Continue an interrupted game: say where it is ("第二天白天，正在放逐投票"), every line the table had
+    not heard yet, then the question it stopped at. Voice, devices, input and pace are the ones the game was
+    started with, unless given here."""
     from narrator.play import store
     from narrator.play.config import Config, ConfigError
     from narrator.play.run import StartProblem, run_game
 
     try:
-        saved = store.find_game(game, unfinished=True)
-        session = saved.load()
-    except (store.GameNotFound, JournalError) as exc:
+        taken = store.resume_game(game)
+    except store.CannotResume as exc:
         raise fail(str(exc)) from exc
-    if session.over:
-        raise fail(f"{saved.id} 已经结束了；`narrator recap {saved.id}` 看复盘")
+    for note in taken.notes:
+        typer.echo(note, err=True)
+    saved, session = taken.saved, taken.session
     try:
-        wiring = live.wiring(Config.load())
+        wiring = live.over(saved.options()).wiring(Config.load())
         wiring.check()
-        outcome = run_game(session, saved, wiring, resumed=True)
     except (ConfigError, StartProblem) as exc:
+        session.close()
+        raise fail(str(exc)) from exc
+    try:
+        outcome = run_game(session, wiring, saved=saved)
+    except StartProblem as exc:
         raise fail(str(exc)) from exc
     raise typer.Exit(outcome.code)
 

@@ -1,8 +1,10 @@
-"""Ctrl-C during a live game: the first press pauses and asks, a second one saves and exits cleanly.
+"""Ctrl-C, SIGTERM and SIGHUP during a live game: the first Ctrl-C pauses and asks, a second one saves and
+exits cleanly; SIGTERM (a shutdown, `kill`) and SIGHUP (the terminal closed) save and exit at once.
 
-The signal handler counts presses and raises `Quit` on the second. Every accepted answer is already on
-disk, and an answer whose journal write a Quit cuts short was never accepted (the Session drops it, the
-journal drops a torn last line), so quitting loses nothing.
+The signal handler counts presses and raises `Quit` on the second (or on SIGTERM / SIGHUP, with the
+signal's exit code: 143 / 129). Every accepted answer is already on disk, and an answer whose journal write
+a Quit cuts short was never accepted (the Session drops it, the journal drops a torn last line), so
+quitting loses nothing.
 """
 
 from __future__ import annotations
@@ -13,24 +15,34 @@ from types import FrameType
 
 
 class Quit(Exception):
-    """The host pressed Ctrl-C twice: save and exit."""
+    """The host pressed Ctrl-C twice (code 130), or the process was told to stop: save and exit."""
+
+    def __init__(self, code: int = 130, why: str = "Ctrl-C") -> None:
+        super().__init__(why)
+        self.code, self.why = code, why
+
+
+STOPS = {signal.SIGTERM: (143, "SIGTERM"), signal.SIGHUP: (129, "SIGHUP")}
 
 
 class Interrupts:
     def __init__(self) -> None:
         self.presses = 0
-        self._old: object = None
+        self._old: dict[int, object] = {}
 
     def install(self) -> None:
         if threading.current_thread() is threading.main_thread():
-            self._old = signal.signal(signal.SIGINT, self._handler)
+            for signum in (signal.SIGINT, *STOPS):
+                self._old[signum] = signal.signal(signum, self._handler)
 
     def uninstall(self) -> None:
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)  # type: ignore[arg-type]
-            self._old = None
+        for signum, old in self._old.items():
+            signal.signal(signum, old)  # type: ignore[arg-type]
+        self._old.clear()
 
     def _handler(self, signum: int, frame: FrameType | None) -> None:
+        if signum in STOPS:
+            raise Quit(*STOPS[signal.Signals(signum)])
         self.press()
 
     def press(self) -> None:

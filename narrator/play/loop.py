@@ -2,9 +2,13 @@
 heard them → listen to the host (the ear's Dialogue: read-backs, 撤销, 重复, 暂停/继续, refusals to the host
 channel when secret) → next, until the game is over.
 
-Every accepted answer is on disk (the Session's journal, fsynced) before the judge says the next line, so
-a crash or `kill -9` loses nothing that was accepted, and `narrator resume` repeats the last question.
-Ctrl-C pauses (the dialogue waits for 继续); a second Ctrl-C saves and exits with the `resume` command.
+Every accepted answer is on disk (the Session's journal, fsynced) before the judge says the next line, and
+after each batch of lines has left the speaker the journal marks it heard, so a crash or `kill -9` loses
+nothing that was accepted, and `narrator resume` says what the table missed, then the last question again.
+The game is saved from 开始 on (`on_start`). Ctrl-C pauses (the dialogue waits for 继续), at the start word
+too; a second Ctrl-C, SIGTERM or SIGHUP saves and exits with the `resume` command. A journal that cannot be
+written (a full or read-only disk) is a stop, not a crash: the host is told, the answer is not taken, and
+the game waits until it can write again, then asks the question again.
 A speaker or microphone that disappears keeps the game: the host is told, the lines are printed, and the
 loop uses the device again once it is back (or goes on with the keypad / typed text).
 """
@@ -17,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from narrator.clock import SystemClock
+from narrator.journal import JournalWriteError
 from narrator.judge.lines import Line
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.play import lines as play_lines
@@ -32,7 +37,8 @@ PAUSED = "Ctrl-C：已暂停。说或输入“继续”接着玩；再按一次 
 @dataclass
 class Outcome:
     code: int
-    """0 the game ended; 3 the input ended first (resume later); 130 the host quit with Ctrl-C."""
+    """0 the game ended; 3 the input ended first (resume later); 130 the host quit with Ctrl-C; 143 / 129
+    SIGTERM / SIGHUP."""
     reason: str = ""
 
 
@@ -65,6 +71,10 @@ class Live:
     """The dialogue's clock (narrator.clock port); None: the system clock."""
     degraded: str | None = None
     """The device that is lost ("table" …), or None."""
+    on_start: Callable[[], None] | None = None
+    """Called once 开始 is heard, before the opening (a new game is saved from then on)."""
+    writable: Callable[[], OSError | None] = lambda: None
+    """Why the journal's folder cannot be written now (None: it can): polled while a write fault waits."""
     _next_retry: float = 0.0
 
     @property
@@ -162,11 +172,23 @@ class Live:
 
     # ---- the game -------------------------------------------------------------------------------------
 
-    def wait_for_start(self, ear: GuardedEar) -> None:
-        """Before the first answer: the cards to deal, then "开始"."""
+    def wait_for_start(self, ear: GuardedEar, dialogue: Dialogue) -> None:
+        """Before the first answer: the cards to deal, then "开始". Ctrl-C pauses here as everywhere (the
+        pause holds until 继续; a second Ctrl-C quits)."""
         self.speak([play_lines.deal_line(self.script, self.session.setup)])
         words = play_lines.start_words(self.script)
-        while self.hear(ear).text.strip("。！!. ") not in words:
+        while True:
+            text = self.hear(ear).text.strip("。！!. ")
+            control = dialogue.pack.control(text)
+            if control == "pause" or (dialogue.paused and control != "resume"):
+                dialogue.paused = True
+                continue
+            if dialogue.paused:
+                dialogue.paused = False
+                self.speak([play_lines.message(self.script, "resumed")])
+                continue
+            if text in words:
+                return
             self.speak([play_lines.message(self.script, "not_started")])
 
     def say_where(self) -> None:
@@ -179,8 +201,8 @@ class Live:
         self.interrupts.install()
         try:
             return self._run(resumed)
-        except Quit:
-            return Outcome(130, "quit")
+        except Quit as stop:
+            return Outcome(stop.code, stop.why)
         except InputEnded:
             return Outcome(3, "input ended")
         finally:
@@ -190,9 +212,10 @@ class Live:
         ear = self.guarded()
         dialogue = Dialogue(self.session, ear, self.say_line, self.clock or SystemClock(), self.config)
         ear.dialogue = dialogue
-        if not self.session.answers:
-            self.wait_for_start(ear)
-        elif resumed and self.session.prompt is not None:
+        if not resumed:
+            self.wait_for_start(ear, dialogue)
+            self._saving(self.on_start or (lambda: None))
+        elif self.session.prompt is not None:
             self.say_where()
         while True:
             lines = self.session.take_lines()
@@ -200,10 +223,34 @@ class Live:
             self.speak(lines)
             if self.session.over:
                 return Outcome(0, "over")
-            if self.timed_speech(ear, dialogue):
-                continue
-            if dialogue.answer(lines) is None and not self.session.over:
-                raise InputEnded()
+            self._saving(self.session.heard)
+            try:
+                if self.timed_speech(ear, dialogue):
+                    continue
+                if dialogue.answer(lines) is None and not self.session.over:
+                    raise InputEnded()
+            except JournalWriteError as fault:
+                self._wait_writable(fault)
+
+    def _saving(self, write: Callable[[], None]) -> None:
+        """Do a journal write; while the disk refuses it, tell the host and wait until it can be done."""
+        while True:
+            try:
+                write()
+                return
+            except JournalWriteError as fault:
+                self._wait_writable(fault)
+
+    def _wait_writable(self, fault: JournalWriteError) -> None:
+        """The journal could not be written: the answer was not taken. Tell the host (console and earpiece)
+        what and where, wait until the folder can be written again, then go on (the question is asked
+        again). Ctrl-C twice still saves what stands and quits."""
+        told = play_lines.message(self.script, "cannot_save")
+        self.view.alert(f"{told.text} {fault}")
+        self.speak([told])
+        while self.writable() is not None:
+            self.sleep(self.retry_s)
+        self.speak([play_lines.message(self.script, "can_save")])
 
     def timed_speech(self, ear: GuardedEar, dialogue: Dialogue) -> bool:
         """A speech or last words, timed when the mouth has a conductor: `speech_seconds`, the 15 s cue,

@@ -9,6 +9,7 @@ from html import escape
 from pathlib import Path
 
 from narrator.engine.roles import WOLF_CARDS, Role
+from narrator.journal import write_atomically
 from narrator.play.recap import Recap, Vote, when_label
 
 CAMP_COLOURS = {"wolf": "#c0392b", "good": "#2e6fd1", "third": "#8e44ad", "unknown": "#7f8c8d"}
@@ -161,9 +162,7 @@ def write_pages(recap: Recap, stem: Path) -> tuple[Path, Path]:
     out = []
     for suffix, text in ((".recap.html", html(recap)), (".recap.md", markdown(recap))):
         path = stem.with_name(stem.name + suffix)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        write_atomically(path, text.encode("utf-8"))  # no .tmp left behind on a full disk
         out.append(path)
     return out[0], out[1]
 

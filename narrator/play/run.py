@@ -11,11 +11,13 @@ from typing import Any
 
 from rich.console import Console
 
+from narrator.play import store
 from narrator.play.config import Config, ConfigError, parse_inputs
 from narrator.play.console import HostConsole, line_printer
 from narrator.play.devices import DeviceProblem, check_device
 from narrator.play.loop import Live, Outcome
 from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
+from narrator.play.paths import games_dir
 from narrator.play.store import SavedGame
 from narrator.session import Session
 
@@ -144,9 +146,20 @@ class Wiring:
             raise StartProblem(f"打不开桌上的音箱 {self.table!r}：{exc.why}") from exc
 
 
-def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: bool,
+@dataclass(frozen=True)
+class NewGame:
+    """What a new game's folder records when 开始 is heard: its preset and the live options it was started
+    with (`resume` uses them unless told otherwise)."""
+
+    preset: str
+    options: dict[str, Any]
+
+
+def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None, new: NewGame | None = None,
              console: Console | None = None) -> Outcome:
-    """Play until the game ends, the input ends or the host quits; then the recap or the resume command."""
+    """Play until the game ends, the input ends or the host quits; then the recap or the resume command.
+    `saved`: a game resumed (its Session holds the game's lock); `new`: a new game, saved from 开始 on.
+    The Session is closed (its lock released) on the way out."""
     console = console or Console(highlight=False, soft_wrap=True)
     view = HostConsole(console, live=wiring.live_console)  # None: the live panel on a terminal only
     from concurrent.futures import ThreadPoolExecutor
@@ -154,30 +167,48 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
     from narrator import bootstrap
     from narrator.listen.dialogue import DialogueConfig
 
+    game: list[SavedGame | None] = [saved]
+
+    def on_start() -> None:
+        assert new is not None
+        game[0] = store.save_game(session, new.preset, new.options)
+
+    def writable() -> OSError | None:
+        return store.writable_problem(game[0].folder if game[0] is not None else games_dir())
+
     # The ear (a speech model takes seconds to load) and the mouth (voice, sounds, streams) start side by
     # side; the judge's first line waits only for the mouth.
-    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="narrator-start") as pool:
-        ear_job = pool.submit(wiring.ear, session.setup.players)
-        mouth_job = pool.submit(wiring.mouth, console, session.seed, session.lang)
-        try:
-            mouth = mouth_job.result()
-        except BaseException:
-            _close_when_done(ear_job)
-            raise
-        # The judge starts speaking (the cards to deal) while the ear may still be loading.
-        ear = LazyEar(ear_job)
-        live = Live(session, mouth, ear, view=view, config=DialogueConfig(pack=wiring.pack), clock=bootstrap.clock())
-        view.start()
-        try:
-            outcome = live.run(resumed=resumed)
-        finally:
-            view.stop()
-            mouth.close()
-            ear.close()
-    if outcome.code == 0:
+    try:
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="narrator-start") as pool:
+            ear_job = pool.submit(wiring.ear, session.setup.players)
+            mouth_job = pool.submit(wiring.mouth, console, session.seed, session.lang)
+            try:
+                mouth = mouth_job.result()
+            except BaseException:
+                _close_when_done(ear_job)
+                raise
+            # The judge starts speaking (the cards to deal) while the ear may still be loading.
+            ear = LazyEar(ear_job)
+            live = Live(session, mouth, ear, view=view, config=DialogueConfig(pack=wiring.pack),
+                        clock=bootstrap.clock(), on_start=None if saved is not None else on_start,
+                        writable=writable)
+            view.start()
+            try:
+                outcome = live.run(resumed=saved is not None)
+            finally:
+                view.stop()
+                mouth.close()
+                ear.close()
+    finally:
+        session.close()
+    saved = game[0]
+    if outcome.code == 0 and saved is not None:
         finish(session, saved, console)
+    elif saved is None:
+        console.print("游戏还没有开始（没听到“开始”），没有保存。")
     else:
-        why = {3: "输入结束了", 130: "已暂停退出"}.get(outcome.code, outcome.reason)
+        why = {3: "输入结束了", 130: "已暂停退出", 143: "收到 SIGTERM", 129: "终端断开了（SIGHUP）"}.get(
+            outcome.code, outcome.reason)
         console.print(f"{why}，游戏已保存。继续这局：[bold]{saved.resume_command}[/bold]")
     return outcome
 
@@ -217,7 +248,11 @@ def finish(session: Session, saved: SavedGame, console: Console) -> None:
 
     recap = build_recap(session.game.journal, session.lang, title=_title(saved))
     print_recap(recap, console)
-    page, md = write_pages(recap, saved.recap_stem)
+    try:
+        page, md = write_pages(recap, saved.recap_stem)
+    except OSError as exc:  # the game is saved; only its pages could not be written
+        console.print(f"复盘没能保存到 {saved.folder}：{exc.strerror or exc}（`narrator recap {saved.id}` 以后再写）")
+        return
     console.print(f"复盘已保存：{page}（以及 {md.name}）")
 
 
