@@ -6,6 +6,11 @@ the phrase list for one prompt, checks every token against the model's vocabular
 grammar words silently), splits a phrase into pieces the model knows (the whole word, else smaller
 words, else single characters: "七号" → "七 号") and raises `VocabularyError` naming a phrase it cannot
 express. `host_words` turns what the recogniser wrote back into host words for `hostwords.parse`.
+
+Where people talk (a speech, last words: `WAKE_KINDS`) every phrase begins with the judge's name (the
+pack's `wake:`, "法官"), so the decoder itself hears "法官 过" and never a bare 过; `command` keeps only
+readings that begin with it and strips it. `START` is the prompt before the first question ("准备好了说开始"):
+its grammar is the pack's `start:` words.
 """
 
 from __future__ import annotations
@@ -27,6 +32,10 @@ from narrator.numbers import chinese_number as zh_number
 GRAMMARS_DIR = Path(__file__).resolve().parents[2] / "grammars"
 UNK = "[unk]"
 CONTROLS = ("repeat", "undo", "pause", "resume", "confirm", "deny")
+WAKE_KINDS = frozenset({"speech.end", "last_words.end"})
+"""Prompts where players talk (day, election and PK speeches, last words): commands need the judge's name."""
+START = Prompt("game.start", frozenset())
+"""Before the first question: the host says the game can start."""
 _SEATED = (Seats, SelfExplode, Ballots, VoteResult, Duel)  # Duel: "五号决斗三号" (modern roles)
 
 
@@ -47,6 +56,16 @@ class Pack:
     extra: dict[str, tuple[str, ...]] = field(default_factory=dict)
     say: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Host words → spoken forms; empty means the host words are spoken as they are."""
+    wake: tuple[str, ...] = ()
+    """The judge's names (host words): where people talk a command begins with one ("法官，过")."""
+    start: tuple[str, ...] = ()
+    """Words that start the game at `START` ("开始")."""
+
+    def named(self, judge_name: str | None) -> Pack:
+        """This pack with the judge called `judge_name` (a host word; None or "" keeps the pack's)."""
+        from dataclasses import replace
+
+        return replace(self, wake=(judge_name,)) if judge_name else self
 
     def control(self, words: str) -> str | None:
         """Which control `words` are ("undo" …), ignoring spaces the recogniser puts between words."""
@@ -82,11 +101,21 @@ def _load(path: str) -> Pack:
             raise PackError(f"{key}: in {path} must be a table")
         return {str(k): tuple(str(w) for w in (v if isinstance(v, list) else [v])) for k, v in value.items()}
 
+    def words(key: str) -> tuple[str, ...]:
+        value = raw.get(key) or []
+        if not isinstance(value, list) or not all(isinstance(w, str) and w.strip() for w in value):
+            raise PackError(f"{key}: in {path} must be a list of words")
+        return tuple(value)
+
     controls = table("controls")
     missing = [c for c in CONTROLS if not controls.get(c)]
     if missing:
         raise PackError(f"the grammar {path} lacks the control words for {', '.join(missing)}")
-    return Pack(str(raw.get("lang", Path(path).stem)), controls, table("extra"), table("say"))
+    wake, start = words("wake"), words("start")
+    for key, value in (("wake", wake), ("start", start)):
+        if not value:
+            raise PackError(f"the grammar {path} has no {key}: words")
+    return Pack(str(raw.get("lang", Path(path).stem)), controls, table("extra"), table("say"), wake, start)
 
 
 def seat_words(seats: Iterable[int]) -> list[str]:
@@ -98,7 +127,10 @@ def seat_words(seats: Iterable[int]) -> list[str]:
 
 
 def legal_host_words(prompt: Prompt, max_seat: int, pack: Pack) -> list[str]:
-    """Host words legal at this prompt: its words, only the seats it may name, the extras, the controls."""
+    """Host words legal at this prompt: its words, only the seats it may name, the extras, the controls
+    (without the judge's name: `Grammar.phrases_for` puts it in front where it is needed)."""
+    if prompt is START:
+        return list(dict.fromkeys([*pack.start, *pack.control_words()]))
     words = phrases(prompt.accepts, max_seat)
     if prompt.accepts == {Seats} and prompt.seats:
         # A seat prompt may name only its selectable seats; other answer types name voters too.
@@ -170,7 +202,27 @@ class Grammar:
     def phrases_for(self, prompt: Prompt, max_seat: int) -> list[str]:
         spoken = [s for w in legal_host_words(prompt, max_seat, self.pack) for s in self.spoken(w)]
         spoken = list(dict.fromkeys(spoken))
+        if prompt.kind in WAKE_KINDS:
+            spoken = [f"{name} {s}" for name in self.wake_spoken() for s in spoken]
         return [*spoken, UNK] if self.has_unk else spoken
+
+    def wake_spoken(self) -> list[str]:
+        return list(dict.fromkeys(s for name in self.pack.wake for s in self.spoken(name)))
+
+    def command(self, text: str, prompt: Prompt) -> str | None:
+        """Recogniser output as host words at this prompt. Where people talk only what begins with the
+        judge's name counts, and the name is dropped ("法官 过" → "过"; "过", "[unk] 法官 过" → None)."""
+        words = self.host_words(text)
+        if prompt.kind not in WAKE_KINDS:
+            return words
+        if text.split()[:1] == [UNK]:
+            return None
+        for name in self.pack.wake:
+            rest = words.removeprefix(name)
+            if rest != words:
+                rest = rest.lstrip("，,、 ")
+                return rest or None
+        return None
 
     def json_for(self, prompt: Prompt, max_seat: int) -> str:
         return json.dumps(self.phrases_for(prompt, max_seat), ensure_ascii=False)
@@ -179,6 +231,8 @@ class Grammar:
         """Start-up check: every phrase any prompt can use is expressible (raises VocabularyError)."""
         for kind in ANSWER_SLUGS:
             self.phrases_for(Prompt("check", frozenset({kind})), max_seat)
+        self.phrases_for(START, max_seat)
+        self.wake_spoken()
 
     def host_words(self, text: str) -> str:
         """Recogniser output → host words: [unk] dropped, spoken phrases mapped back (longest first)."""
