@@ -78,6 +78,11 @@ class Pack:
     def control_words(self) -> list[str]:
         return [w for name in CONTROLS for w in self.controls.get(name, ())]
 
+    def own_words(self) -> frozenset[str]:
+        """The words this pack adds to the parser's: controls, the judge's name, start words (extras are
+        answer words the parser understands)."""
+        return frozenset([*self.control_words(), *self.wake, *self.start])
+
 
 def load_pack(name_or_path: str | Path = "zh") -> Pack:
     path = Path(name_or_path)
@@ -148,9 +153,14 @@ def _small_ok(word: str, seats: tuple[int, ...]) -> bool:
     return (1 in seats) if word.startswith("幺") else (2 in seats)
 
 
-def split_phrase(phrase: str, knows: Callable[[str], bool]) -> str:
+def split_phrase(phrase: str, knows: Callable[[str], bool], *, words_only: bool = False) -> str:
     """The phrase in pieces the model knows: each word whole if known, else the fewest known pieces
-    (smaller words, at worst single characters). Raises VocabularyError naming the phrase."""
+    (smaller words, at worst single characters). Raises VocabularyError naming the phrase.
+
+    `words_only`: a word that is not the parser's (the pack's own words: controls, the judge's name,
+    start words; and every spoken form of a `say:` table) must be a word — known whole, or split
+    with at least one piece of two characters or more; characters alone ("啊 吧 啊 吧") are nonsense the
+    model would still "hear"."""
     out: list[str] = []
     for word in phrase.split():
         pieces = _fewest(word, knows)
@@ -159,6 +169,10 @@ def split_phrase(phrase: str, knows: Callable[[str], bool]) -> str:
             raise VocabularyError(
                 f"the speech model cannot recognise the phrase {phrase!r}: it knows neither {word!r} nor "
                 f"{'the characters ' + ''.join(bad) if bad else 'any split of it'}")
+        if words_only and len(pieces) > 1 and all(len(p) == 1 for p in pieces):
+            raise VocabularyError(
+                f"the speech model does not know the word {word!r} of the phrase {phrase!r}, only its "
+                "characters one by one: check its spelling in the grammar")
         out += pieces
     return " ".join(out)
 
@@ -190,10 +204,11 @@ class Grammar:
     def spoken(self, host_word: str) -> list[str]:
         """The recogniser phrases for one host word (split into known pieces)."""
         forms = self.pack.say.get(host_word, ()) if self.pack.say else (host_word,)
+        words_only = bool(self.pack.say) or host_word in self.pack.own_words()
         out = []
         for form in forms:
             if form not in self._spoken_cache:
-                self._spoken_cache[form] = split_phrase(form, self.knows)
+                self._spoken_cache[form] = split_phrase(form, self.knows, words_only=words_only)
             said = self._spoken_cache[form]
             self._back[tuple(said.split())] = host_word
             out.append(said)
@@ -231,8 +246,10 @@ class Grammar:
         """Start-up check: every phrase any prompt can use is expressible (raises VocabularyError)."""
         for kind in ANSWER_SLUGS:
             self.phrases_for(Prompt("check", frozenset({kind})), max_seat)
-        self.phrases_for(START, max_seat)
-        self.wake_spoken()
+        for what, words in (("the judge's name", self.pack.wake), ("a start word", self.pack.start)):
+            if not any(self.spoken(w) for w in words):
+                raise VocabularyError(f"the grammar {self.pack.name} has no way to say {what} "
+                                      f"({', '.join(words)}): give it a spoken form under say:")
 
     def host_words(self, text: str) -> str:
         """Recogniser output → host words: [unk] dropped, spoken phrases mapped back (longest first)."""
