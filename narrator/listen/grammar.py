@@ -84,6 +84,14 @@ class Pack:
         return frozenset([*self.control_words(), *self.wake, *self.start])
 
 
+def yaml_problem(exc: yaml.YAMLError) -> str:
+    """A YAML error in one line: "not valid YAML on line 2 (expected ',' or ']')"."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f" on line {mark.line + 1}" if mark is not None else ""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return f"not valid YAML{where} ({problem})"
+
+
 def load_pack(name_or_path: str | Path = "zh") -> Pack:
     path = Path(name_or_path)
     if not path.suffix:
@@ -95,8 +103,10 @@ def load_pack(name_or_path: str | Path = "zh") -> Pack:
 def _load(path: str) -> Pack:
     try:
         raw: Any = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
+    except (OSError, UnicodeDecodeError) as e:
         raise PackError(f"cannot read the grammar {path}: {e}") from None
+    except yaml.YAMLError as e:
+        raise PackError(f"cannot read the grammar {path}: {yaml_problem(e)}") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("controls"), dict):
         raise PackError(f"the grammar {path} has no controls: table")
 
