@@ -72,10 +72,9 @@ def load_scenario(path: Path) -> Scenario:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" on line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        fail(f"invalid scenario {path}: not valid YAML{where} ({problem})")
+        from narrator.listen.grammar import yaml_problem
+
+        fail(f"invalid scenario {path}: {yaml_problem(exc)}")
     except RecursionError:
         fail(f"invalid scenario {path}: its YAML is nested too deeply to read; a scenario is a few flat lists")
     try:

@@ -6,10 +6,13 @@ and returns its `Accepted` (None once the game is over or every input has ended)
 * **Secrecy**: at night, or when the prompt is secret, every line the dialogue says (read-backs,
   refusals, reminders, repeats, the re-asked question after 撤销) goes to the host channel only; the
   table never hears a night answer, and no dialogue line at night changes what the table hears.
-* **Read-back** of irreversible answers (kill, poison, shot, take, exile, badge): "七号，对吗？" when the
-  recogniser is in doubt (the best two readings that parse to *different* answers are closer than
-  `doubt_gap`), or always with `read_back="always"`. 对 / 确认 accepts, 不对 drops it, a new answer replaces
-  it. A doubtful irreversible answer is never submitted without 对.
+* **Read-back** ("七号，对吗？"; 对 / 确认 accepts, 不对 drops it, a new answer replaces it), by the policy
+  `read_back` (`play --read-back`, the config's `game.read_back`): `irreversible` (the default) reads back
+  every spoken irreversible answer — kill, poison, shot, take, exile, badge, duel; `doubt` only those the
+  recogniser is in doubt about (the best two readings that parse to *different* answers are closer than
+  `doubt_gap`); `always` every answer, typed and keyed ones too. Typed text and keys are never misheard,
+  so `irreversible` and `doubt` take them at once. A doubtful irreversible answer is never submitted
+  without 对, whatever the policy.
 * **撤销** takes back the last accepted answer (`Session.undo`) and asks that prompt again; with a read-back
   waiting it drops that answer instead. **重复** says the last line again. **暂停** / **继续** hold the
   reminders.
@@ -19,21 +22,19 @@ and returns its `Accepted` (None once the game is over or every input has ended)
 * A silent host hears the question again after `ask_again_s`, then `remind` every `remind_s`.
 * Nothing heard is never an answer.
 
-`say(line)` plays or prints a line and returns once it was heard; if it returns a float, that is the
-ear's clock time when the line ended (else the clock's now). Never hearing itself: the ear is held off
-while each line plays and for its echo tail after (`Ear.hold_off`), and also right after the caller's
-own lines when `answer()` starts; speech that began before the judge last stopped is ignored.
+`say(line)` plays or prints a line and returns once it was heard. The dialogue does nothing to keep the
+ear from hearing the judge: the ear follows what the device plays (`Ear.follow`, the Mixer's
+`voiced_until`), whoever said it.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from narrator.clock import Clock
-from narrator.engine.answers import Answer, Ballots, YesNo
+from narrator.engine.answers import Answer, Ballots, Duel, YesNo
 from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
 from narrator.hostwords import Ambiguous, NotUnderstood, parse
@@ -45,16 +46,19 @@ from narrator.session import Session
 
 IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
 IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
+ReadBack = Literal["always", "irreversible", "doubt"]
+READ_BACK: tuple[ReadBack, ...] = ("always", "irreversible", "doubt")
 
 
-def irreversible(kind: str) -> bool:
-    """Kill, poison, shot, take, exile, badge: answers that end a life or move the badge."""
-    return kind in IRREVERSIBLE_KINDS or kind.rsplit(".", 1)[-1] in IRREVERSIBLE_ENDINGS
+def irreversible(kind: str, answer: Answer | None = None) -> bool:
+    """Kill, poison, shot, take, exile, badge, duel: answers that end a life or move the badge."""
+    return (kind in IRREVERSIBLE_KINDS or kind.rsplit(".", 1)[-1] in IRREVERSIBLE_ENDINGS
+            or isinstance(answer, Duel))
 
 
 @dataclass(frozen=True)
 class DialogueConfig:
-    read_back: Literal["doubt", "always"] = "doubt"
+    read_back: ReadBack = "irreversible"
     doubt_gap: float = 3.0
     """Score units of Vosk's N-best list: readings closer than this, meaning different answers, are a doubt."""
     ask_again_s: float = 20.0
@@ -95,7 +99,7 @@ def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float) -> bool:
 
 
 class Dialogue:
-    def __init__(self, session: Session, ear: Ear, say: Callable[[Line], float | None],
+    def __init__(self, session: Session, ear: Ear, say: Callable[[Line], object],
                  clock: Clock, config: DialogueConfig | None = None) -> None:
         self.session = session
         self.ear = ear
@@ -106,8 +110,6 @@ class Dialogue:
         self.script: Script = session.judge.script
         self.last: list[Line] = []
         self.paused = False
-        self.spoke_until = -math.inf
-        """The ear's clock time the judge last stopped speaking: speech that started before is its own."""
 
     # ---- saying ---------------------------------------------------------------------------------------
 
@@ -123,10 +125,7 @@ class Dialogue:
             line = Line(line.text, "all", line.pieces, line.key, line.pause, line.cue, line.bed)
         if remember:
             self.last = [line]
-        self.ear.hold_off(math.inf)  # deaf while the judge speaks …
-        end = self._say(line)
-        self.spoke_until = float(end) if isinstance(end, float | int) else self.clock.now()
-        self.ear.hold_off(self.spoke_until)  # … and for the echo tail after it
+        self._say(line)
 
     def own(self, key: str, prompt: Prompt | None, **values: Any) -> None:
         self.say(self.script.line("listening", key, **values), prompt)
@@ -157,9 +156,6 @@ class Dialogue:
         """Listen until the Session accepts an answer; its Accepted, or None (game over, inputs ended)."""
         if asked:
             self.last = list(asked)
-        # The caller has just said the prompt's lines: the judge stopped speaking now.
-        self.spoke_until = self.clock.now()
-        self.ear.hold_off(self.spoke_until)
         pending: Answer | None = None
         silent_since = self.clock.now()
         reminders = 0
@@ -208,8 +204,6 @@ class Dialogue:
 
     def _heard(self, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
         """Act on one heard thing: an Accepted to return, a _Pending read-back, or None to go on listening."""
-        if heard.source in ("voice", "file") and heard.start_s is not None and heard.start_s < self.spoke_until:
-            return _Pending(pending)  # it began while the judge was speaking: the judge's own voice
         text = heard.text.strip()
         control = self.pack.control(text)
         if self.paused:
@@ -252,11 +246,19 @@ class Dialogue:
         if refusal is not None:
             self.say(self.session.refusal_line(prompt, refusal), prompt)
             return _Pending(pending)
-        if irreversible(prompt.kind) and (self.cfg.read_back == "always"
-                                          or doubtful(heard, prompt, self.pack, self.cfg.doubt_gap)):
+        if self._reads_back(heard, answer, prompt):
             self.read_back(answer, prompt)
             return _Pending(answer)
         return self._submit(answer, prompt)
+
+    def _reads_back(self, heard: Heard, answer: Answer, prompt: Prompt) -> bool:
+        policy = self.cfg.read_back
+        if policy == "always":
+            return True
+        if not irreversible(prompt.kind, answer):
+            return False
+        spoken = heard.source in ("voice", "file")
+        return spoken and (policy == "irreversible" or doubtful(heard, prompt, self.pack, self.cfg.doubt_gap))
 
     def _strip_deny(self, text: str) -> str:
         """"不对，七号": the new answer after the correction."""

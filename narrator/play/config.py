@@ -11,6 +11,8 @@ read by `play`, `resume` and `doctor`. Command-line options override it.
     [game]
     lang = "zh-Hans"
     input = "voice,keypad"   # voice, keypad, text (comma-separated)
+    read_back = "irreversible"  # always, irreversible (every spoken kill, poison, shot, exile, badge, duel), doubt
+    judge_name = ""          # the judge's name before a command during speeches ("" = the grammar's: 法官)
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from narrator.play.paths import config_path
 INPUTS = ("voice", "keypad", "text")
 LANGS = ("zh-Hans", "zh-Hant")
 BACKENDS = ("edge", "espeak")
+READ_BACK = ("always", "irreversible", "doubt")
 
 
 class ConfigError(ValueError):
@@ -48,6 +51,8 @@ class VoiceCfg:
 class GameCfg:
     lang: str = "zh-Hans"
     input: str = "voice,keypad"
+    read_back: str = "irreversible"
+    judge_name: str = ""
 
 
 @dataclass
@@ -98,6 +103,9 @@ class Config:
             raise ConfigError(f"{where}: voice.backend must be one of {', '.join(BACKENDS)}, "
                               f"not {self.voice.backend!r}")
         parse_inputs(self.game.input, where=f"{where}: game.input")
+        if self.game.read_back not in READ_BACK:
+            raise ConfigError(f"{where}: game.read_back must be one of {', '.join(READ_BACK)}, "
+                              f"not {self.game.read_back!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"audio": asdict(self.audio), "voice": asdict(self.voice), "game": asdict(self.game)}

@@ -14,8 +14,10 @@ import threading
 from types import FrameType
 
 
-class Quit(Exception):
-    """The host pressed Ctrl-C twice (code 130), or the process was told to stop: save and exit."""
+class Quit(BaseException):
+    """The host pressed Ctrl-C twice (code 130), or the process was told to stop: save and exit. A
+    BaseException, like KeyboardInterrupt, so no `except Exception` on the way (a line being played, a
+    device being opened) takes it for a failure."""
 
     def __init__(self, code: int = 130, why: str = "Ctrl-C") -> None:
         super().__init__(why)

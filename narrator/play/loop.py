@@ -21,16 +21,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from narrator.clock import SystemClock
+from narrator.engine.prompts import Prompt
 from narrator.journal import JournalWriteError
 from narrator.judge.lines import Line
 from narrator.listen.dialogue import Dialogue, DialogueConfig
+from narrator.listen.grammar import START, WAKE_KINDS
 from narrator.play import lines as play_lines
 from narrator.play.ears import GuardedEar, Heard, InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.mouth import DeviceLost, Mouth
 from narrator.session import Session
 
-SPEECH_KINDS = ("speech.end", "last_words.end")
 PAUSED = "Ctrl-C：已暂停。说或输入“继续”接着玩；再按一次 Ctrl-C 保存并退出。"
 
 
@@ -151,10 +152,8 @@ class Live:
         if self._has_earpiece():
             self.speak([told])
 
-    def hear(self, ear: GuardedEar) -> Heard:
-        """The host's next utterance, outside the dialogue (the start word)."""
-        prompt = self.session.prompt
-        assert prompt is not None
+    def hear(self, ear: GuardedEar, prompt: Prompt) -> Heard:
+        """The host's next utterance, outside the dialogue (the start word, at `START`)."""
         while True:
             heard = ear.listen(prompt, self.session.setup.players, timeout_s=None)
             if heard is not None:
@@ -163,12 +162,11 @@ class Live:
             if ear.ended():
                 raise InputEnded()
 
-    def say_line(self, line: Line) -> float:
-        """The dialogue's voice: say one line, wait until it was heard; the ear's clock time then."""
+    def say_line(self, line: Line) -> None:
+        """The dialogue's voice: say one line, wait until it was heard."""
         self.speak([line])
         if line.key.startswith("refusals."):
             self.view.refused(line.text)
-        return time.monotonic()
 
     # ---- the game -------------------------------------------------------------------------------------
 
@@ -178,7 +176,7 @@ class Live:
         self.speak([play_lines.deal_line(self.script, self.session.setup)])
         words = play_lines.start_words(self.script)
         while True:
-            text = self.hear(ear).text.strip("。！!. ")
+            text = self.hear(ear, START).text.strip("。！!. ")
             control = dialogue.pack.control(text)
             if control == "pause" or (dialogue.paused and control != "resume"):
                 dialogue.paused = True
@@ -210,6 +208,7 @@ class Live:
 
     def _run(self, resumed: bool) -> Outcome:
         ear = self.guarded()
+        ear.follow(self.mouth.playing)  # deaf to every line and cue the device plays, whoever said it
         dialogue = Dialogue(self.session, ear, self.say_line, self.clock or SystemClock(), self.config)
         ear.dialogue = dialogue
         if not resumed:
@@ -258,7 +257,7 @@ class Live:
         here (过 or time up); other words (N号自爆, 撤销 …) end the timer and go to the dialogue."""
         prompt = self.session.prompt
         conductor = getattr(self.mouth, "conductor", None)
-        if prompt is None or prompt.kind not in SPEECH_KINDS or conductor is None:
+        if prompt is None or prompt.kind not in WAKE_KINDS or conductor is None:
             return False
         from narrator.audio.timer import SpeechTimer
         from narrator.engine.answers import Pass
