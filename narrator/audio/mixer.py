@@ -18,6 +18,13 @@ Real-time discipline: the consumer takes no locks and allocates nothing but slic
 ``collections.deque`` (append/extend and popleft are atomic under the GIL), the producer only appends and
 the consumer is the only one that reads item positions or touches bed state. Cue and bed gains are baked
 into their arrays at construction, ramps use preallocated scratch buffers.
+
+What the device is playing (``voiced_until()``, on the ear's clock, ``time.monotonic``): the one truth the
+ear's deaf window comes from. Whoever plays a channel live (the Player's callback) calls
+``stamp(channel, frame, leaves_at)`` after each pull — channel frame ``frame`` leaves the device at
+``leaves_at`` — and the mixer knows where the last speech or cue sample was; so every line and cue, from
+any caller (the Session's lines, the deal line, the speech timer's cues, the dialogue), counts until its
+last sample has left the device. The bed does not count (the ear listens over it).
 """
 
 from __future__ import annotations
@@ -39,6 +46,10 @@ if TYPE_CHECKING:
 
 CHANNELS = ("all", "host")
 _SPEECH, _CUE, _SILENCE, _BED = range(4)
+_SOUND = (_SPEECH, _CUE)
+STALE_S = 3.0
+"""s. A channel whose player stamped nothing for this long is not playing (its device is gone; PulseAudio
+may hold a new stream ~2 s before its first period)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +132,10 @@ class Mixer:
         b = config.max_block
         self._steps = np.arange(1, b + 1, dtype=np.float32)
         self._env, self._fade, self._tmp = (np.empty(b, np.float32) for _ in range(3))
+        self._sound_end = dict.fromkeys(CHANNELS, 0)
+        """Channel frame just after the last speech or cue sample handed out (consumer-written)."""
+        self._stamps: dict[str, tuple[int, float, float] | None] = dict.fromkeys(CHANNELS)
+        """(frame, when it leaves the device, when stamped) per channel played live; None: not played live."""
 
     # --- producer side ---------------------------------------------------------------------------------
 
@@ -183,6 +198,36 @@ class Mixer:
         """Frames pulled so far on `channel` (the channel's clock)."""
         return self._frames[channel]
 
+    # --- what is playing (for the ear) -------------------------------------------------------------------
+
+    def stamp(self, channel: str, frame: int, leaves_at: float, now: float | None = None) -> None:
+        """The live player's word: channel frame `frame` leaves the device at `leaves_at` (time.monotonic)."""
+        self._stamps[channel] = (frame, leaves_at, time.monotonic() if now is None else now)
+
+    def unstamp(self, channel: str) -> None:
+        """The channel's live output closed: nothing queued on it will play until it is stamped again."""
+        self._stamps[channel] = None
+
+    def voiced_until(self, now: float | None = None) -> float:
+        """When the judge's voice is out of the device (time.monotonic): +inf while a line or cue plays or
+        is queued on a channel played live, else when the last sample of the last one left the device
+        (-inf: none yet). Any thread; read without locks (off by at most one block, which the ear's echo
+        tail covers)."""
+        now = time.monotonic() if now is None else now
+        until = -math.inf
+        for ch in CHANNELS:
+            stamp = self._stamps[ch]
+            if stamp is None:
+                continue
+            frame, leaves_at, stamped = stamp
+            playing = now - stamped < STALE_S
+            if playing and any(item.kind in _SOUND and item.pos < item.length for item in list(self._queues[ch])):
+                return math.inf
+            end = self._sound_end[ch]
+            if end > 0:
+                until = max(until, leaves_at + (end - frame) / SAMPLE_RATE)
+        return until
+
     @property
     def bed(self) -> str:
         """Name of the bed currently fading in or playing, or "off"."""
@@ -239,6 +284,8 @@ class Mixer:
                 self._render_bed(out, pos, pos + span, ducked)
             item.pos += span
             pos += span
+            if span and item.kind in _SOUND:
+                self._sound_end[channel] = self._frames[channel] + pos
             if item.pos >= item.length:
                 queue.popleft()
                 if item.kind == _SPEECH:

@@ -100,6 +100,7 @@ class _Channel:
 
         self.cfg, self.underflows, self.calls, self.frames = cfg, 0, 0, 0
         self.error: Exception | None = None
+        self.mixer, self.channel = mixer, channel
         self._pull: Callable[[np.ndarray], None] = (
             mixer.pull_public_into if channel == "all" else mixer.pull_host_into
         )
@@ -111,13 +112,33 @@ class _Channel:
     def _callback(self, outdata: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
         if status.output_underflow:
             self.underflows += 1
+        frame = self.mixer.frames_played(self.channel)
         try:
             self._pull(outdata[:, 0])
+            self.mixer.stamp(self.channel, frame, self.leaves_at(time_info))
         except Exception as exc:  # keep the stream alive and silent; re-raised on the caller's thread
             outdata.fill(0.0)
             self.error = self.error or exc
         self.calls += 1
         self.frames += frames
+
+    def leaves_at(self, time_info: Any) -> float:
+        """time.monotonic() when the block being written leaves the device: PortAudio's own figure for
+        this block (DAC time − now) when it gives a sane one, else the stream's latency."""
+        ahead = float(time_info.outputBufferDacTime - time_info.currentTime) if time_info is not None else 0.0
+        if not 0.0 < ahead < 1.0:
+            ahead = float(self.stream.latency)
+        return time.monotonic() + ahead
+
+    def start(self) -> None:
+        """Start the stream; what is queued counts as playing from now (the first period may be late)."""
+        self.mixer.stamp(self.channel, self.mixer.frames_played(self.channel), time.monotonic())
+        self.stream.start()
+
+    def close(self) -> None:
+        self.mixer.unstamp(self.channel)
+        self.stream.stop()
+        self.stream.close()
 
 
 class Player:
@@ -143,7 +164,7 @@ class Player:
             if self._host_cfg is not None:
                 self._channels["host"] = _Channel(self.mixer, "host", self._host_cfg)
             for ch in self._channels.values():
-                ch.stream.start()
+                ch.start()
         except Exception:
             self.close()  # e.g. the earpiece is missing: do not leave the table stream open
             raise
@@ -229,8 +250,7 @@ class Player:
     def close(self) -> None:
         """Stop and close the streams (what is still queued is dropped)."""
         for ch in self._channels.values():
-            ch.stream.stop()
-            ch.stream.close()
+            ch.close()
         try:
             self.check()
         finally:

@@ -31,9 +31,18 @@ class Heard:
     """s, end of speech (the VAD's decision)."""
 
 
+class Playing(Protocol):
+    """What the device is playing (narrator.audio.mixer.Mixer): the ear's deaf window comes from it."""
+
+    def voiced_until(self) -> float:
+        """time.monotonic() when the judge's last line or cue has left the device; +inf while one plays
+        or is queued; -inf when nothing was ever played."""
+        ...
+
+
 class Ear(Protocol):
     def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None: ...
-    def hold_off(self, until_s: float) -> None: ...
+    def follow(self, playing: Playing | None) -> None: ...
     def close(self) -> None: ...
 
 
@@ -88,7 +97,7 @@ class QueueEar:
         self.begin(Context(prompt, max_seat, time.monotonic()))
         return take(self.queue, timeout_s, lambda: self.closed.is_set())
 
-    def hold_off(self, until_s: float) -> None:
+    def follow(self, playing: Playing | None) -> None:
         """Text and keys are not echoes of the judge: a host may type while it speaks."""
 
     def stop(self) -> None:

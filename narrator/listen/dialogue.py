@@ -19,15 +19,13 @@ and returns its `Accepted` (None once the game is over or every input has ended)
 * A silent host hears the question again after `ask_again_s`, then `remind` every `remind_s`.
 * Nothing heard is never an answer.
 
-`say(line)` plays or prints a line and returns once it was heard; if it returns a float, that is the
-ear's clock time when the line ended (else the clock's now). Never hearing itself: the ear is held off
-while each line plays and for its echo tail after (`Ear.hold_off`), and also right after the caller's
-own lines when `answer()` starts; speech that began before the judge last stopped is ignored.
+`say(line)` plays or prints a line and returns once it was heard. The dialogue does nothing to keep the
+ear from hearing the judge: the ear follows what the device plays (`Ear.follow`, the Mixer's
+`voiced_until`), whoever said it.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -95,7 +93,7 @@ def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float) -> bool:
 
 
 class Dialogue:
-    def __init__(self, session: Session, ear: Ear, say: Callable[[Line], float | None],
+    def __init__(self, session: Session, ear: Ear, say: Callable[[Line], object],
                  clock: Clock, config: DialogueConfig | None = None) -> None:
         self.session = session
         self.ear = ear
@@ -106,8 +104,6 @@ class Dialogue:
         self.script: Script = session.judge.script
         self.last: list[Line] = []
         self.paused = False
-        self.spoke_until = -math.inf
-        """The ear's clock time the judge last stopped speaking: speech that started before is its own."""
 
     # ---- saying ---------------------------------------------------------------------------------------
 
@@ -123,10 +119,7 @@ class Dialogue:
             line = Line(line.text, "all", line.pieces, line.key, line.pause, line.cue, line.bed)
         if remember:
             self.last = [line]
-        self.ear.hold_off(math.inf)  # deaf while the judge speaks …
-        end = self._say(line)
-        self.spoke_until = float(end) if isinstance(end, float | int) else self.clock.now()
-        self.ear.hold_off(self.spoke_until)  # … and for the echo tail after it
+        self._say(line)
 
     def own(self, key: str, prompt: Prompt | None, **values: Any) -> None:
         self.say(self.script.line("listening", key, **values), prompt)
@@ -157,9 +150,6 @@ class Dialogue:
         """Listen until the Session accepts an answer; its Accepted, or None (game over, inputs ended)."""
         if asked:
             self.last = list(asked)
-        # The caller has just said the prompt's lines: the judge stopped speaking now.
-        self.spoke_until = self.clock.now()
-        self.ear.hold_off(self.spoke_until)
         pending: Answer | None = None
         silent_since = self.clock.now()
         reminders = 0
@@ -208,8 +198,6 @@ class Dialogue:
 
     def _heard(self, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
         """Act on one heard thing: an Accepted to return, a _Pending read-back, or None to go on listening."""
-        if heard.source in ("voice", "file") and heard.start_s is not None and heard.start_s < self.spoke_until:
-            return _Pending(pending)  # it began while the judge was speaking: the judge's own voice
         text = heard.text.strip()
         control = self.pack.control(text)
         if self.paused:

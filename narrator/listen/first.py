@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 
 from narrator.engine.prompts import Prompt
-from narrator.listen.base import Context, Heard, QueueEar, take
+from narrator.listen.base import Context, Heard, Playing, QueueEar, take
 
 
 class First:
@@ -44,9 +44,9 @@ class First:
         for item in kept:
             self.queue.put(item)
 
-    def hold_off(self, until_s: float) -> None:
+    def follow(self, playing: Playing | None) -> None:
         for ear in self.ears:
-            ear.hold_off(until_s)
+            ear.follow(playing)
 
     def close(self) -> None:
         for ear in self.ears:

@@ -7,11 +7,14 @@ cannot record at 16 kHz is opened at its own rate and resampled. PortAudio is im
 A microphone that disappears mid-game (unplugged, its sound server or PulseAudio source gone) stops its
 stream: `alive` turns False (also when no block has arrived for `stall_s`), and `restart()` tries to open
 it again — the live loop polls both, tells the host and goes on with the keypad or typed text meanwhile.
+The worker thread that feeds the ear never dies silently: an exception in it (the VAD, the recogniser)
+is logged, stops the microphone and makes `alive` False, so the loop reports it lost and restarts it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import queue
 import threading
@@ -22,6 +25,8 @@ import numpy as np
 
 from narrator.listen.recognizer import SAMPLE_RATE
 from narrator.listen.voice import VoiceEar
+
+log = logging.getLogger(__name__)
 
 
 class MicError(Exception):
@@ -61,6 +66,8 @@ class Microphone:
         self._stream: Any = None
         self._thread: threading.Thread | None = None
         self.rate = SAMPLE_RATE
+        self.error: BaseException | None = None
+        """What ended the worker thread (None while it runs or after a clean stop)."""
 
     def start(self) -> None:
         import sounddevice as sd
@@ -84,6 +91,7 @@ class Microphone:
                     os.environ.pop("PULSE_SOURCE", None)
                 else:
                     os.environ["PULSE_SOURCE"] = old
+        self.error = None
         self._thread = threading.Thread(target=self._run, name="narrator-mic", daemon=True)
         self._thread.start()
 
@@ -98,6 +106,13 @@ class Microphone:
         self._q.put((indata[:, 0].copy(), now - frames / self.rate))
 
     def _run(self) -> None:
+        try:
+            self._feed_all()
+        except BaseException as exc:  # any failure is a lost microphone, never a silent one
+            self.error = exc
+            log.warning("the microphone's worker stopped: %r", exc, exc_info=exc)
+
+    def _feed_all(self) -> None:
         while True:
             item = self._q.get()
             if item is None:
@@ -112,9 +127,10 @@ class Microphone:
     @property
     def alive(self) -> bool:
         """True while the microphone records: its stream is open and running, and its last block came less
-        than `stall_s` ago. False once the device or its sound server is gone (or before `start`)."""
-        stream = self._stream
-        if stream is None or not bool(stream.active):
+        than `stall_s` ago, and its worker thread feeds the ear. False once the device or its sound server
+        is gone, the worker died (`error`), or before `start`."""
+        stream, thread = self._stream, self._thread
+        if stream is None or not bool(stream.active) or thread is None or not thread.is_alive():
             return False
         return time.monotonic() - self._last_block < self.stall_s
 
@@ -140,6 +156,7 @@ class Microphone:
         if self._thread is not None:
             self._thread.join(timeout=2)
             self._thread = None
+        self._q = queue.Queue()  # blocks of the old stream (and its stop mark) are not the new one's
 
 
 class MicEar(VoiceEar):

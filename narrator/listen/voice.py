@@ -1,10 +1,12 @@
 """The voice ear: audio → endpointer (VAD) → Vosk with the prompt's grammar → Heard.
 
 Audio arrives from a source (the microphone, a WAV file, a test) through `feed(samples, t)`. Never
-hearing itself: while the judge speaks the caller sets `hold_off(until)`; frames before `until + tail_s`
-(the room's echo) are discarded, and the endpointer and the recogniser are reset once it has passed, so
-nothing the judge said can start or finish an utterance. Only utterances that started after the prompt
-began listening count (an older one was decoded with another prompt's grammar).
+hearing itself: the ear follows what the device is playing (`follow(playing)`: the Mixer's
+`voiced_until()`, every line and cue from any caller until its last sample has left the device); frames
+captured before that plus `tail_s` (the room's echo) are discarded, and the endpointer and the recogniser
+are reset once it has passed, so nothing the judge said can start or finish an utterance. Audio heard
+before the first question is discarded too (there is no grammar to hear it with). Only utterances that
+started after the prompt began listening count (an older one was decoded with another prompt's grammar).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from narrator.listen.base import Context, Heard, QueueEar, Source
+from narrator.listen.base import Context, Heard, Playing, QueueEar, Source
 from narrator.listen.grammar import UNK, Grammar
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer
 from narrator.listen.vad import Endpointer
@@ -35,7 +37,7 @@ class VoiceEar(QueueEar):
         self.endpointer = endpointer
         self.tail_s = tail_s
         self.clock = clock
-        self._hold_until = float("-inf")
+        self.playing: Playing | None = None
         self._held = False
         self._utt_start: float | None = None
         self._feed_lock = threading.Lock()
@@ -54,19 +56,21 @@ class VoiceEar(QueueEar):
             self.endpointer.reset(self.endpointer._t)
             self.context = context
 
-    def hold_off(self, until_s: float) -> None:
-        """Deaf until `until_s` plus the echo tail; the latest call wins (inf while a line of unknown
-        length plays, then its real end)."""
-        with self._feed_lock:
-            self._hold_until = until_s
+    def follow(self, playing: Playing | None) -> None:
+        """Be deaf while `playing` plays the judge's voice, and for the echo tail after it."""
+        self.playing = playing
 
     def held(self, t: float) -> bool:
-        return t < self._hold_until + self.tail_s
+        """True when audio captured until `t` (the ear's clock) may hold the judge's voice or its echo."""
+        playing = self.playing
+        return playing is not None and t < playing.voiced_until() + self.tail_s
 
     def feed(self, samples: np.ndarray, t: float) -> None:
         """Samples at 16 kHz whose first one was captured at `t` (the ear's clock)."""
         with self._feed_lock:
             end_t = t + len(samples) / SAMPLE_RATE
+            if self.context is None:  # before the first question: nothing to hear it with
+                return
             if self.held(end_t):
                 self._held = True
                 return

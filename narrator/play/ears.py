@@ -97,8 +97,8 @@ class GuardedEar:
                 self._next_try = now + self.retry_s
                 mic.restart()  # False: still gone, tried again later
 
-    def hold_off(self, until_s: float) -> None:
-        self.ear.hold_off(until_s)
+    def follow(self, playing: Any) -> None:
+        self.ear.follow(playing)
 
     def close(self) -> None:
         self.ear.close()

@@ -153,12 +153,11 @@ class Live:
             if ear.ended():
                 raise InputEnded()
 
-    def say_line(self, line: Line) -> float:
-        """The dialogue's voice: say one line, wait until it was heard; the ear's clock time then."""
+    def say_line(self, line: Line) -> None:
+        """The dialogue's voice: say one line, wait until it was heard."""
         self.speak([line])
         if line.key.startswith("refusals."):
             self.view.refused(line.text)
-        return time.monotonic()
 
     # ---- the game -------------------------------------------------------------------------------------
 
@@ -188,6 +187,7 @@ class Live:
 
     def _run(self, resumed: bool) -> Outcome:
         ear = self.guarded()
+        ear.follow(self.mouth.playing)  # deaf to every line and cue the device plays, whoever said it
         dialogue = Dialogue(self.session, ear, self.say_line, self.clock or SystemClock(), self.config)
         ear.dialogue = dialogue
         if not self.session.answers:

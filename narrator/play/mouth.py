@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from narrator.audio.pacing import PauseSpec
     from narrator.audio.playback import Player
     from narrator.clock import Clock
+    from narrator.listen.base import Playing
     from narrator.voice import Speaker
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,9 @@ class DeviceLost(RuntimeError):
 
 
 class Mouth(Protocol):
+    playing: Playing | None
+    """What the device plays (the ear follows it: narrator.listen.base.Playing); None when nothing is played."""
+
     def say(self, line: Line) -> None: ...
     def heard(self) -> None: ...
     def reopen(self) -> bool: ...
@@ -54,6 +58,7 @@ class PrintMouth:
     def __init__(self, printer: Printer) -> None:
         self.printer = printer
         self.said: list[Line] = []
+        self.playing: Playing | None = None
 
     def say(self, line: Line) -> None:
         self.said.append(line)
@@ -88,6 +93,7 @@ class AudioMouth:
         self.conductor: Conductor | None = None
         self.reopen_or_raise()
         assert self.player is not None
+        self.playing: Playing | None = self.player.mixer  # a reopened player keeps this mixer
         on_host = None if self.player.has_host_output else printer
         self.conductor = Conductor(self.player.mixer, clock or SystemClock(), self.clip, seed=seed, pacing=pacing,
                                    night1=load_night1(), line_classes=load_line_classes(), player=self.player,

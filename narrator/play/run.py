@@ -208,8 +208,14 @@ class LazyEar:
     def listen(self, prompt: Any, max_seat: int, timeout_s: float | None = None) -> Any:
         return self.ready.listen(prompt, max_seat, timeout_s)
 
-    def hold_off(self, until_s: float) -> None:
-        self.ready.hold_off(until_s)
+    def follow(self, playing: Any) -> None:
+        """Follow what is playing once the ear is open (the judge speaks meanwhile: no waiting here)."""
+
+        def opened(job: Future[Any]) -> None:
+            if job.exception() is None:
+                job.result().follow(playing)
+
+        self.job.add_done_callback(opened)
 
     def close(self) -> None:
         _close_when_done(self.job)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import tracemalloc
 
 import numpy as np
@@ -212,3 +213,32 @@ def test_pull_allocates_nothing_per_block() -> None:
         tracemalloc.stop()
     # A single block-sized temporary would be 16 KiB (float32) or 32 KiB (float64).
     assert peak < 4096, f"pull allocated {peak} bytes at peak"
+
+
+def test_what_is_playing_is_every_line_and_cue_until_its_last_sample_left_the_device() -> None:
+    """The ear's one truth: a timer cue alone, a host line, a table line — whoever queued them — count until
+    their last sample is out of the device (the player's stamp), the bed never does."""
+    mixer = Mixer(builtin_sounds())
+    mixer.switch_bed("night")
+    assert mixer.voiced_until(now=0.0) == -math.inf  # not played live: nothing to be deaf to
+    mixer.stamp("all", 0, 100.0, now=100.0)
+    mixer.pull(SR)  # a second of night bed
+    assert mixer.voiced_until(now=100.5) == -math.inf
+    mixer.enqueue(np.zeros(0, np.float32), "all", 0.0, cue="tick")  # a timer cue alone, no speech
+    assert mixer.voiced_until(now=100.5) == math.inf  # queued: deaf from now on
+    cue = mixer.cue_frames("tick")
+    mixer.stamp("all", mixer.frames_played("all"), 101.0, now=100.9)
+    mixer.pull(cue + SR // 2)
+    assert mixer.voiced_until(now=101.0) == pytest.approx(101.0 + cue / SR)
+    mixer.stamp("host", mixer.frames_played("host"), 103.0, now=103.0)
+    mixer.enqueue(voiced_burst(0.5), "host", 1.0)  # the earpiece counts too; its pause after does not
+    assert mixer.voiced_until(now=103.0) == math.inf
+    mixer.pull(SR * 2)
+    assert mixer.voiced_until(now=103.0) == pytest.approx(103.5)
+    mixer.enqueue(voiced_burst(0.5), "all", 0.0)
+    assert mixer.voiced_until(now=103.0) == math.inf
+    # A player that stopped stamping (its device gone) plays nothing; a closed one neither.
+    assert mixer.voiced_until(now=100.9 + 10.0) == pytest.approx(103.5)
+    mixer.unstamp("all")
+    mixer.unstamp("host")
+    assert mixer.voiced_until(now=104.0) == -math.inf

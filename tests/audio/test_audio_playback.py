@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import math
 import subprocess
 import sys
+import time
 from types import SimpleNamespace
 
 import numpy as np
@@ -56,12 +58,20 @@ def test_callback_counts_underflows_and_survives_errors() -> None:
     ch = _Channel.__new__(_Channel)  # the callback alone, without opening a stream
     ch.underflows = ch.calls = ch.frames = 0
     ch.error = None
+    ch.mixer, ch.channel, ch.stream = mixer, "all", SimpleNamespace(latency=0.05)
     ch._pull = mixer.pull_public_into
     out = np.full((240, 1), 9.0, np.float32)
     ch._callback(out, 240, None, SimpleNamespace(output_underflow=True))
     ch._callback(out, 240, None, SimpleNamespace(output_underflow=False))
     assert (ch.underflows, ch.calls, ch.frames) == (1, 2, 480)
     assert np.all(np.abs(out) <= 1.0)
+    assert mixer.voiced_until() == math.inf  # the burst is still playing: the ear is deaf
+    for _ in range(10):
+        ch._callback(out, 240, SimpleNamespace(outputBufferDacTime=10.03, currentTime=10.0),
+                     SimpleNamespace(output_underflow=False))
+    # Out of the device 30 ms (PortAudio's figure) after the block that held its last sample was written.
+    stamped = time.monotonic()
+    assert stamped - 0.02 < mixer.voiced_until() < stamped + 0.03
 
     def broken(_: np.ndarray) -> None:
         raise ZeroDivisionError("boom")

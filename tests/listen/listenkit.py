@@ -6,6 +6,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from narrator.audio.beds import builtin_sounds
+from narrator.audio.mixer import Mixer
 from narrator.clock import FakeClock
 from narrator.engine.answers import (
     Answer,
@@ -83,7 +87,7 @@ class ScriptedEar:
 
     script: list[Step]
     clock: FakeClock
-    held: list[float] = field(default_factory=list)
+    following: list[object] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)
     closed: threading.Event = field(default_factory=threading.Event)
 
@@ -101,11 +105,21 @@ class ScriptedEar:
         self.closed.set()
         return None
 
-    def hold_off(self, until_s: float) -> None:
-        self.held.append(until_s)
+    def follow(self, playing: object) -> None:
+        self.following.append(playing)
 
     def close(self) -> None:
         self.closed.set()
+
+
+def judge_played(clip: np.ndarray, at: float) -> Mixer:
+    """A real Mixer that has played `clip` (mono, the mixer's rate) on the table, its first sample leaving
+    the device at `at` on the ear's clock — as the Player's callback stamps it; what the ear follows."""
+    mixer = Mixer(builtin_sounds())
+    mixer.enqueue(clip, "all", 0.0)
+    mixer.stamp("all", mixer.frames_played("all"), at)
+    mixer.pull(len(clip) + 240)
+    return mixer
 
 
 def voice(*alternatives: tuple[str, float]) -> Heard:

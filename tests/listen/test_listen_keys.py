@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from narrator.audio import SAMPLE_RATE as OUT_RATE
 from narrator.engine.answers import Ballots, Pass, Seats, VoteResult, YesNo
 from narrator.engine.prompts import Prompt
 from narrator.hostwords import parse, phrases
@@ -15,6 +16,8 @@ from narrator.listen.first import First
 from narrator.listen.grammar import Grammar, PackError, VocabularyError, load_pack, split_phrase
 from narrator.listen.keypad import KEYPAD_HELP, KeypadEar, keys_to_words
 from narrator.listen.text import TextEar
+
+from .listenkit import judge_played
 
 KILL = Prompt("wolves.kill", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=0)
 SAVE = Prompt("witch.save", frozenset({YesNo}))
@@ -219,7 +222,8 @@ def test_polling_the_same_prompt_in_slices_keeps_the_utterance_in_progress() -> 
     voice.feed(quiet, 102.5)
     assert ear.listen(SAVE, 12, timeout_s=0.05) is None
     resets = rec.resets
-    voice.hold_off(104.0)  # the judge speaks until 104.0 (the ear's clock), its echo for tail_s more
+    # The judge's line leaves the device from 102.9 to 104.0 (the ear's clock), its echo for tail_s more.
+    voice.follow(judge_played(np.full(round(1.1 * OUT_RATE), 0.1, np.float32), 102.9))
     voice.feed(loud, 103.0)
     voice.feed(quiet, 103.5)
     assert ear.listen(SAVE, 12, timeout_s=0.05) is None

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from narrator.audio import SAMPLE_RATE as OUT_RATE
 from narrator.engine.answers import Seats, YesNo
 from narrator.engine.prompts import Prompt
 from narrator.listen.dialogue import doubtful, meaning
@@ -21,6 +22,9 @@ from narrator.listen.recognizer import SAMPLE_RATE, Recognizer, knows, load_mode
 from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad, make_vad
 from narrator.listen.voice import VoiceEar
 from narrator.listen.wavfile import FileEar
+from narrator.voice.pcm import resample
+
+from .listenkit import judge_played
 
 pytestmark = pytest.mark.slow
 
@@ -125,13 +129,14 @@ def test_unk_is_nothing_heard(grammar: Grammar) -> None:
 
 
 def test_the_judges_own_words_are_never_heard_and_the_ear_resets_after(model: Any, grammar: Grammar) -> None:
-    """The judge says a seat word ("일곱", seat 7) into the room while the ear is held off; the host then
-    says "넷" (seat 4) once the echo tail has passed. Only the host's words are heard."""
+    """The judge says a seat word ("일곱", seat 7) into the room — played through the real Mixer, which the
+    ear follows; the host then says "넷" (seat 4) once the echo tail has passed. Only the host's words are
+    heard."""
     judge, host = espeak("일곱", "ko"), espeak("넷", "ko")
     audio = np.concatenate([silence(0.3), judge, silence(0.45), host, silence(1.0)])
     judge_end = 0.3 + len(judge) / SAMPLE_RATE
     e = FileEar(audio, Recognizer(model), grammar, Endpointer(SileroVad()), tail_s=0.3)
-    e.hold_off(judge_end)
+    e.follow(judge_played(resample(judge, SAMPLE_RATE, OUT_RATE).astype(np.float32), 0.3))
     heard = e.listen(KILL, 12)
     assert heard is not None and heard.text == "四号"
     assert heard.start_s is not None and heard.start_s >= judge_end + 0.3 - 0.07

@@ -89,12 +89,14 @@ class ScriptedEar:
             raise InputEnded()
         return Heard(self.words.pop(0))
 
-    def hold_off(self, until_s: float) -> None: ...
+    def follow(self, playing: object) -> None: ...
     def close(self) -> None: ...
 
 
 class FlakySpeaker:
     """A table speaker that is unplugged after `fail_after` lines and back after `down_for` reopen tries."""
+
+    playing = None
 
     def __init__(self, fail_after: int, down_for: int) -> None:
         self.fail_after, self.down_for = fail_after, down_for

@@ -18,6 +18,8 @@ from narrator.sim.scenario import Scenario
 
 
 class TimedMouth:
+    playing = None  # nothing is played: the lines are timed on the fake clock
+
     def __init__(self, clock: FakeClock) -> None:
         self.heard_at: list[tuple[float, str]] = []
         self.table: list[tuple[float, str]] = []
@@ -62,7 +64,7 @@ class PacedEar:
             self.script[0] = item - step
         return None
 
-    def hold_off(self, until_s: float) -> None: ...
+    def follow(self, playing: object) -> None: ...
     def close(self) -> None: ...
 
 
