@@ -66,7 +66,8 @@ def player(device: str | None, host_device: str | None = None, *, seed: int | No
 
 
 def ear(inputs: Sequence[str], *, mic: str | None = None, model: Path | None = None, pack: str = "zh",
-        max_seat: int = 18, stdin: Any = None, cache_dir: Path | None = None) -> First:
+        judge_name: str | None = None, max_seat: int = 18, stdin: Any = None,
+        cache_dir: Path | None = None) -> First:
     """Every input in `inputs` ("voice", "keypad", "text"), started; the first complete answer wins.
     Keys and typed text alone never import the speech decoder. The speech model (`model`, default the
     installed Chinese one) is loaded without the language model the grammar replaces
@@ -93,7 +94,8 @@ def ear(inputs: Sequence[str], *, mic: str | None = None, model: Path | None = N
     if folder is not None:
         model = grammar_only(folder, default_cache_dir(cache_dir).parent / "models")
     return open_ear(EarOptions(voice=True, mic=None if mic == "default" else mic, keypad="keypad" in inputs,
-                               text="text" in inputs, max_seat=max_seat, model=model, pack=pack))
+                               text="text" in inputs, max_seat=max_seat, model=model, pack=pack,
+                               judge_name=judge_name))
 
 
 def journal(path: Path | None) -> JournalStore:

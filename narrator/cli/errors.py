@@ -72,10 +72,9 @@ def load_scenario(path: Path) -> Scenario:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" on line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        fail(f"invalid scenario {path}: not valid YAML{where} ({problem})")
+        from narrator.listen.grammar import yaml_problem
+
+        fail(f"invalid scenario {path}: {yaml_problem(exc)}")
     try:
         return Scenario.from_dict(data, name=path.stem)
     except ScenarioError as exc:

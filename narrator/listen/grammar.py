@@ -6,6 +6,11 @@ the phrase list for one prompt, checks every token against the model's vocabular
 grammar words silently), splits a phrase into pieces the model knows (the whole word, else smaller
 words, else single characters: "七号" → "七 号") and raises `VocabularyError` naming a phrase it cannot
 express. `host_words` turns what the recogniser wrote back into host words for `hostwords.parse`.
+
+Where people talk (a speech, last words: `WAKE_KINDS`) every phrase begins with the judge's name (the
+pack's `wake:`, "法官"), so the decoder itself hears "法官 过" and never a bare 过; `command` keeps only
+readings that begin with it and strips it. `START` is the prompt before the first question ("准备好了说开始"):
+its grammar is the pack's `start:` words.
 """
 
 from __future__ import annotations
@@ -27,6 +32,10 @@ from narrator.numbers import chinese_number as zh_number
 GRAMMARS_DIR = Path(__file__).resolve().parents[2] / "grammars"
 UNK = "[unk]"
 CONTROLS = ("repeat", "undo", "pause", "resume", "confirm", "deny")
+WAKE_KINDS = frozenset({"speech.end", "last_words.end"})
+"""Prompts where players talk (day, election and PK speeches, last words): commands need the judge's name."""
+START = Prompt("game.start", frozenset())
+"""Before the first question: the host says the game can start."""
 _SEATED = (Seats, SelfExplode, Ballots, VoteResult, Duel)  # Duel: "五号决斗三号" (modern roles)
 
 
@@ -47,6 +56,16 @@ class Pack:
     extra: dict[str, tuple[str, ...]] = field(default_factory=dict)
     say: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Host words → spoken forms; empty means the host words are spoken as they are."""
+    wake: tuple[str, ...] = ()
+    """The judge's names (host words): where people talk a command begins with one ("法官，过")."""
+    start: tuple[str, ...] = ()
+    """Words that start the game at `START` ("开始")."""
+
+    def named(self, judge_name: str | None) -> Pack:
+        """This pack with the judge called `judge_name` (a host word; None or "" keeps the pack's)."""
+        from dataclasses import replace
+
+        return replace(self, wake=(judge_name,)) if judge_name else self
 
     def control(self, words: str) -> str | None:
         """Which control `words` are ("undo" …), ignoring spaces the recogniser puts between words."""
@@ -58,6 +77,19 @@ class Pack:
 
     def control_words(self) -> list[str]:
         return [w for name in CONTROLS for w in self.controls.get(name, ())]
+
+    def own_words(self) -> frozenset[str]:
+        """The words this pack adds to the parser's: controls, the judge's name, start words (extras are
+        answer words the parser understands)."""
+        return frozenset([*self.control_words(), *self.wake, *self.start])
+
+
+def yaml_problem(exc: yaml.YAMLError) -> str:
+    """A YAML error in one line: "not valid YAML on line 2 (expected ',' or ']')"."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f" on line {mark.line + 1}" if mark is not None else ""
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return f"not valid YAML{where} ({problem})"
 
 
 def load_pack(name_or_path: str | Path = "zh") -> Pack:
@@ -71,8 +103,10 @@ def load_pack(name_or_path: str | Path = "zh") -> Pack:
 def _load(path: str) -> Pack:
     try:
         raw: Any = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
+    except (OSError, UnicodeDecodeError) as e:
         raise PackError(f"cannot read the grammar {path}: {e}") from None
+    except yaml.YAMLError as e:
+        raise PackError(f"cannot read the grammar {path}: {yaml_problem(e)}") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("controls"), dict):
         raise PackError(f"the grammar {path} has no controls: table")
 
@@ -82,11 +116,21 @@ def _load(path: str) -> Pack:
             raise PackError(f"{key}: in {path} must be a table")
         return {str(k): tuple(str(w) for w in (v if isinstance(v, list) else [v])) for k, v in value.items()}
 
+    def words(key: str) -> tuple[str, ...]:
+        value = raw.get(key) or []
+        if not isinstance(value, list) or not all(isinstance(w, str) and w.strip() for w in value):
+            raise PackError(f"{key}: in {path} must be a list of words")
+        return tuple(value)
+
     controls = table("controls")
     missing = [c for c in CONTROLS if not controls.get(c)]
     if missing:
         raise PackError(f"the grammar {path} lacks the control words for {', '.join(missing)}")
-    return Pack(str(raw.get("lang", Path(path).stem)), controls, table("extra"), table("say"))
+    wake, start = words("wake"), words("start")
+    for key, value in (("wake", wake), ("start", start)):
+        if not value:
+            raise PackError(f"the grammar {path} has no {key}: words")
+    return Pack(str(raw.get("lang", Path(path).stem)), controls, table("extra"), table("say"), wake, start)
 
 
 def seat_words(seats: Iterable[int]) -> list[str]:
@@ -98,7 +142,10 @@ def seat_words(seats: Iterable[int]) -> list[str]:
 
 
 def legal_host_words(prompt: Prompt, max_seat: int, pack: Pack) -> list[str]:
-    """Host words legal at this prompt: its words, only the seats it may name, the extras, the controls."""
+    """Host words legal at this prompt: its words, only the seats it may name, the extras, the controls
+    (without the judge's name: `Grammar.phrases_for` puts it in front where it is needed)."""
+    if prompt is START:
+        return list(dict.fromkeys([*pack.start, *pack.control_words()]))
     words = phrases(prompt.accepts, max_seat)
     if prompt.accepts == {Seats} and prompt.seats:
         # A seat prompt may name only its selectable seats; other answer types name voters too.
@@ -116,9 +163,14 @@ def _small_ok(word: str, seats: tuple[int, ...]) -> bool:
     return (1 in seats) if word.startswith("幺") else (2 in seats)
 
 
-def split_phrase(phrase: str, knows: Callable[[str], bool]) -> str:
+def split_phrase(phrase: str, knows: Callable[[str], bool], *, words_only: bool = False) -> str:
     """The phrase in pieces the model knows: each word whole if known, else the fewest known pieces
-    (smaller words, at worst single characters). Raises VocabularyError naming the phrase."""
+    (smaller words, at worst single characters). Raises VocabularyError naming the phrase.
+
+    `words_only`: a word that is not the parser's (the pack's own words: controls, the judge's name,
+    start words; and every spoken form of a `say:` table) must be a word — known whole, or split
+    with at least one piece of two characters or more; characters alone ("啊 吧 啊 吧") are nonsense the
+    model would still "hear"."""
     out: list[str] = []
     for word in phrase.split():
         pieces = _fewest(word, knows)
@@ -127,6 +179,10 @@ def split_phrase(phrase: str, knows: Callable[[str], bool]) -> str:
             raise VocabularyError(
                 f"the speech model cannot recognise the phrase {phrase!r}: it knows neither {word!r} nor "
                 f"{'the characters ' + ''.join(bad) if bad else 'any split of it'}")
+        if words_only and len(pieces) > 1 and all(len(p) == 1 for p in pieces):
+            raise VocabularyError(
+                f"the speech model does not know the word {word!r} of the phrase {phrase!r}, only its "
+                "characters one by one: check its spelling in the grammar")
         out += pieces
     return " ".join(out)
 
@@ -158,10 +214,11 @@ class Grammar:
     def spoken(self, host_word: str) -> list[str]:
         """The recogniser phrases for one host word (split into known pieces)."""
         forms = self.pack.say.get(host_word, ()) if self.pack.say else (host_word,)
+        words_only = bool(self.pack.say) or host_word in self.pack.own_words()
         out = []
         for form in forms:
             if form not in self._spoken_cache:
-                self._spoken_cache[form] = split_phrase(form, self.knows)
+                self._spoken_cache[form] = split_phrase(form, self.knows, words_only=words_only)
             said = self._spoken_cache[form]
             self._back[tuple(said.split())] = host_word
             out.append(said)
@@ -170,7 +227,27 @@ class Grammar:
     def phrases_for(self, prompt: Prompt, max_seat: int) -> list[str]:
         spoken = [s for w in legal_host_words(prompt, max_seat, self.pack) for s in self.spoken(w)]
         spoken = list(dict.fromkeys(spoken))
+        if prompt.kind in WAKE_KINDS:
+            spoken = [f"{name} {s}" for name in self.wake_spoken() for s in spoken]
         return [*spoken, UNK] if self.has_unk else spoken
+
+    def wake_spoken(self) -> list[str]:
+        return list(dict.fromkeys(s for name in self.pack.wake for s in self.spoken(name)))
+
+    def command(self, text: str, prompt: Prompt) -> str | None:
+        """Recogniser output as host words at this prompt. Where people talk only what begins with the
+        judge's name counts, and the name is dropped ("法官 过" → "过"; "过", "[unk] 法官 过" → None)."""
+        words = self.host_words(text)
+        if prompt.kind not in WAKE_KINDS:
+            return words
+        if text.split()[:1] == [UNK]:
+            return None
+        for name in self.pack.wake:
+            rest = words.removeprefix(name)
+            if rest != words:
+                rest = rest.lstrip("，,、 ")
+                return rest or None
+        return None
 
     def json_for(self, prompt: Prompt, max_seat: int) -> str:
         return json.dumps(self.phrases_for(prompt, max_seat), ensure_ascii=False)
@@ -179,6 +256,10 @@ class Grammar:
         """Start-up check: every phrase any prompt can use is expressible (raises VocabularyError)."""
         for kind in ANSWER_SLUGS:
             self.phrases_for(Prompt("check", frozenset({kind})), max_seat)
+        for what, words in (("the judge's name", self.pack.wake), ("a start word", self.pack.start)):
+            if not any(self.spoken(w) for w in words):
+                raise VocabularyError(f"the grammar {self.pack.name} has no way to say {what} "
+                                      f"({', '.join(words)}): give it a spoken form under say:")
 
     def host_words(self, text: str) -> str:
         """Recogniser output → host words: [unk] dropped, spoken phrases mapped back (longest first)."""

@@ -31,10 +31,10 @@ import yaml
 from narrator.engine.answers import Ballots, Direction, Pass, Seats, VoteResult, YesNo
 from narrator.engine.prompts import Prompt
 from narrator.listen.dialogue import doubtful, irreversible, meaning
-from narrator.listen.grammar import Grammar, Pack, load_pack
+from narrator.listen.grammar import Grammar, Pack, PackError, VocabularyError, load_pack, yaml_problem
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer
 from narrator.listen.vad import EndpointConfig, Endpointer, make_vad
-from narrator.listen.wavfile import FileEar, read_wav
+from narrator.listen.wavfile import AudioFileError, FileEar, read_wav
 
 PROMPT_TYPES: dict[str, frozenset[type]] = {
     "wolves.kill": frozenset({Seats}),
@@ -138,20 +138,42 @@ def mix(speech: np.ndarray, bed: np.ndarray, snr_db: float | None, offset: int =
 def load_cases(path: Path) -> tuple[dict[str, Any], list[Case]]:
     try:
         spec = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as e:
+    except (OSError, UnicodeDecodeError) as e:
         raise MeasureError(f"cannot read the phrase file {path}: {e}") from None
+    except yaml.YAMLError as e:
+        raise MeasureError(f"cannot read the phrase file {path}: {yaml_problem(e)}") from None
     if not isinstance(spec, dict):
         raise MeasureError(f"{path} is not a table with phrases: or recordings:")
+    try:
+        load_pack(str(spec.get("pack", "zh")))
+    except PackError as e:
+        raise MeasureError(f"{path}: pack: {e}") from None
     voice = str(spec.get("voice", "ko"))
+    phrases, recordings = spec.get("phrases") or {}, spec.get("recordings") or []
+    if not isinstance(phrases, dict) or not isinstance(recordings, list):
+        raise MeasureError(f"{path}: phrases: must be a table of prompt types, recordings: a list")
     cases: list[Case] = []
-    for kind, rows in (spec.get("phrases") or {}).items():
-        for spoken, expect in rows:
+    for kind, rows in phrases.items():
+        prompt_for(str(kind), 12)  # an unknown prompt type: MeasureError naming the known ones
+        for row in rows if isinstance(rows, list) else [rows]:
+            if not (isinstance(row, list) and len(row) == 2):
+                raise MeasureError(f"{path}: phrases: {kind}: each entry is [what is spoken, the host words], "
+                                   f"not {row!r}")
+            spoken, expect = row
             cases.append(Case(str(kind), str(expect), espeak(str(spoken), voice), str(spoken)))
-    for rec in spec.get("recordings") or []:
-        cases.append(Case(str(rec["kind"]), str(rec["expect"]), read_wav(path.parent / rec["file"]),
-                          str(rec["file"])))
+    for rec in recordings:
+        if not (isinstance(rec, dict) and {"file", "kind", "expect"} <= rec.keys()):
+            raise MeasureError(f"{path}: recordings: each entry is {{file: …, kind: …, expect: …}}, not {rec!r}")
+        prompt_for(str(rec["kind"]), 12)
+        try:
+            audio = read_wav(path.parent / str(rec["file"]))
+        except AudioFileError as e:
+            raise MeasureError(str(e)) from None
+        cases.append(Case(str(rec["kind"]), str(rec["expect"]), audio, str(rec["file"])))
     if not cases:
         raise MeasureError(f"{path} has no phrases and no recordings")
+    if not isinstance(spec.get("players", 12), int) or not 1 <= spec.get("players", 12) <= 18:
+        raise MeasureError(f"{path}: players: must be a number of seats from 1 to 18")
     return spec, cases
 
 
@@ -174,6 +196,10 @@ def run(cases: list[Case], model: Any, pack_name: str, players: int, snr_db: flo
 
     pack = load_pack(pack_name)
     grammar = Grammar(pack, lambda w: knows(model, w))
+    try:
+        grammar.check(players)
+    except VocabularyError as e:
+        raise MeasureError(str(e)) from None
     bed = night_bed16() if bed is None and snr_db is not None else bed
     report = Report(snr_db)
     for i, case in enumerate(cases):

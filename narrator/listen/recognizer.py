@@ -8,8 +8,11 @@ score gap between alternatives (`SetMaxAlternatives`), judged by the dialogue af
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +27,10 @@ class ModelError(Exception):
 
 
 def load_model(path: Path) -> Any:
-    """A vosk.Model from a model folder; ModelError (never a Kaldi crash) when it is not one."""
+    """A vosk.Model from a model folder; ModelError (never a Kaldi crash) when it is not one. Vosk says
+    nothing: its log level is off, and what OpenFst writes to the standard error while the model loads
+    ("ERROR: Fst::Read: Can't open file …/Gr.fst" for the lean copy, which has no Gr.fst on purpose) is
+    dropped."""
     import vosk
 
     vosk.SetLogLevel(-1)
@@ -32,10 +38,28 @@ def load_model(path: Path) -> Any:
         raise ModelError(f"{path} is not a Vosk model folder (no am/final.mdl): "
                          "run `narrator model install` or pass the right --model folder")
     try:
-        return vosk.Model(str(path))
+        with _quiet_stderr():
+            return vosk.Model(str(path))
     except Exception as e:  # vosk raises a bare Exception when Kaldi refuses the folder
         raise ModelError(f"the speech model in {path} cannot be loaded ({e}): reinstall it with "
                          "`narrator model install`") from None
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """File descriptor 2 points at /dev/null meanwhile (native code writes there, not to sys.stderr)."""
+    try:
+        saved = os.dup(2)
+    except OSError:  # no standard error at all
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def knows(model: Any, word: str) -> bool:

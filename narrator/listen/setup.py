@@ -26,6 +26,9 @@ class EarOptions:
     model: Path | None = None
     """A model folder; default: the installed Chinese model."""
     pack: str = "zh"
+    """A pack name (grammars/PACK.yaml) or the path of a pack file."""
+    judge_name: str | None = None
+    """The judge's name before a command where people talk (None: the pack's, 法官)."""
     keypad: bool = False
     text: bool = False
     vad: str = "silero"
@@ -42,7 +45,7 @@ def voice_parts(opts: EarOptions) -> tuple[Recognizer, Grammar, Endpointer]:
                           "(or answer with --keypad / --text)")
     try:
         model: Any = load_model(folder)
-        grammar = Grammar(load_pack(opts.pack), lambda w: knows(model, w))
+        grammar = Grammar(load_pack(opts.pack).named(opts.judge_name), lambda w: knows(model, w))
         grammar.check(opts.max_seat)
     except (ModelError, PackError, VocabularyError) as e:
         raise ListenError(str(e)) from None

@@ -103,10 +103,14 @@ class VoiceEar(QueueEar):
                 self.post(heard)
 
     def decode(self, start: float, end: float) -> Heard | None:
-        """The recogniser's readings as host words; None when nothing was heard ([unk] or empty)."""
+        """The recogniser's readings as host words; None when nothing was heard ([unk] or empty). Where
+        people talk (a speech) only readings that begin with the judge's name count, without it."""
         alternatives = []
+        ctx = self.context
         for text, score in self.recognizer.final():
-            words = self.grammar.host_words(text)
+            words = self.grammar.host_words(text) if ctx is None else self.grammar.command(text, ctx.prompt)
+            if words is None:
+                continue  # a player's own words, not said to the judge
             raw_unk = UNK in text.split()
             alternatives.append((words + (" " + UNK if raw_unk and words else ""), score))
         if not alternatives:

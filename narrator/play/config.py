@@ -12,6 +12,8 @@ read by `play`, `resume` and `doctor`. Command-line options override it.
     [game]
     lang = "zh-Hans"
     input = "voice,keypad"   # voice, keypad, text (comma-separated)
+    read_back = "irreversible"  # always, irreversible (every spoken kill, poison, shot, exile, badge, duel), doubt
+    judge_name = ""          # the judge's name before a command during speeches ("" = the grammar's: 法官)
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from narrator.play.paths import config_path
 INPUTS = ("voice", "keypad", "text")
 LANGS = ("zh-Hans", "zh-Hant")
 BACKENDS = ("edge", "espeak")
+READ_BACK = ("always", "irreversible", "doubt")
 
 
 class ConfigError(ValueError):
@@ -51,6 +54,8 @@ class VoiceCfg:
 class GameCfg:
     lang: str = "zh-Hans"
     input: str = "voice,keypad"
+    read_back: str = "irreversible"
+    judge_name: str = ""
 
 
 @dataclass
@@ -106,6 +111,9 @@ class Config:
         if self.audio.echo_cancel not in ("", *METHODS):
             raise ConfigError(f"{where}: audio.echo_cancel must be one of {', '.join(METHODS)} or \"\", "
                               f"not {self.audio.echo_cancel!r}")
+        if self.game.read_back not in READ_BACK:
+            raise ConfigError(f"{where}: game.read_back must be one of {', '.join(READ_BACK)}, "
+                              f"not {self.game.read_back!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"audio": asdict(self.audio), "voice": asdict(self.voice), "game": asdict(self.game)}

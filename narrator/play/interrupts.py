@@ -12,8 +12,9 @@ import threading
 from types import FrameType
 
 
-class Quit(Exception):
-    """The host pressed Ctrl-C twice: save and exit."""
+class Quit(BaseException):
+    """The host pressed Ctrl-C twice: save and exit. A BaseException, like KeyboardInterrupt, so no
+    `except Exception` on the way (a line being played, a device being opened) takes it for a failure."""
 
 
 class Interrupts:

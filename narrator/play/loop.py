@@ -17,15 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from narrator.clock import SystemClock
+from narrator.engine.prompts import Prompt
 from narrator.judge.lines import Line
 from narrator.listen.dialogue import Dialogue, DialogueConfig
+from narrator.listen.grammar import START, WAKE_KINDS
 from narrator.play import lines as play_lines
 from narrator.play.ears import GuardedEar, Heard, InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.mouth import DeviceLost, Mouth
 from narrator.session import Session
 
-SPEECH_KINDS = ("speech.end", "last_words.end")
 PAUSED = "Ctrl-C：已暂停。说或输入“继续”接着玩；再按一次 Ctrl-C 保存并退出。"
 
 
@@ -141,10 +142,8 @@ class Live:
         if self._has_earpiece():
             self.speak([told])
 
-    def hear(self, ear: GuardedEar) -> Heard:
-        """The host's next utterance, outside the dialogue (the start word)."""
-        prompt = self.session.prompt
-        assert prompt is not None
+    def hear(self, ear: GuardedEar, prompt: Prompt) -> Heard:
+        """The host's next utterance, outside the dialogue (the start word, at `START`)."""
         while True:
             heard = ear.listen(prompt, self.session.setup.players, timeout_s=None)
             if heard is not None:
@@ -165,7 +164,7 @@ class Live:
         """Before the first answer: the cards to deal, then "开始"."""
         self.speak([play_lines.deal_line(self.script, self.session.setup)])
         words = play_lines.start_words(self.script)
-        while self.hear(ear).text.strip("。！!. ") not in words:
+        while self.hear(ear, START).text.strip("。！!. ") not in words:
             self.speak([play_lines.message(self.script, "not_started")])
 
     def say_where(self) -> None:
@@ -211,7 +210,7 @@ class Live:
         here (过 or time up); other words (N号自爆, 撤销 …) end the timer and go to the dialogue."""
         prompt = self.session.prompt
         conductor = getattr(self.mouth, "conductor", None)
-        if prompt is None or prompt.kind not in SPEECH_KINDS or conductor is None:
+        if prompt is None or prompt.kind not in WAKE_KINDS or conductor is None:
             return False
         from narrator.audio.timer import SpeechTimer
         from narrator.engine.answers import Pass

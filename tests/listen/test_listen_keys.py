@@ -4,16 +4,27 @@ from __future__ import annotations
 
 import io
 import time
+from pathlib import Path
 
 import pytest
 
 from narrator.audio import SAMPLE_RATE as OUT_RATE
 from narrator.engine.answers import Ballots, Pass, Seats, VoteResult, YesNo
-from narrator.engine.prompts import Prompt
+from narrator.engine.prompts import ANSWER_SLUGS, Prompt
 from narrator.hostwords import parse, phrases
 from narrator.listen.base import Heard, QueueEar
 from narrator.listen.first import First
-from narrator.listen.grammar import Grammar, PackError, VocabularyError, load_pack, split_phrase
+from narrator.listen.grammar import (
+    GRAMMARS_DIR as GRAMMARS,
+)
+from narrator.listen.grammar import (
+    START,
+    Grammar,
+    PackError,
+    VocabularyError,
+    load_pack,
+    split_phrase,
+)
 from narrator.listen.keypad import KEYPAD_HELP, KeypadEar, keys_to_words
 from narrator.listen.text import TextEar
 
@@ -110,14 +121,41 @@ def test_several_ears_first_answer_wins_and_stale_speech_is_dropped() -> None:
 
 def test_grammar_offers_only_what_is_legal_now_in_words_the_model_knows() -> None:
     pack = load_pack("zh")
-    every = phrases([Seats, YesNo, Pass], 12) + pack.control_words() + [w for ws in pack.extra.values() for w in ws]
-    vocabulary = {c for w in every for c in w} | {"没有", "空刀", "[unk]"}  # characters, and two words
+    every = phrases(ANSWER_SLUGS, 12) + pack.control_words() + [w for ws in pack.extra.values() for w in ws]
+    # Characters, and some words: a model that knows 说错 but not 说错了 hears "说错 了".
+    words = {"没有", "空刀", "撤销", "说错", "重复", "再说", "暂停", "继续", "确认", "对的", "没错", "不对", "错了",
+             "法官", "开始", "好了", "准备", "可以", "[unk]"}
+    vocabulary = {c for w in every for c in w} | words
     g = Grammar(load_pack("zh"), vocabulary.__contains__)
+    g.check(12)
     offered = g.phrases_for(Prompt("seer.check", frozenset({Seats}), seats=(1, 3, 7)), 12)
     assert "七 号" in offered and "七" in offered and "一 号" in offered and "三 号" in offered
     assert "二 号" not in offered and "十 二 号" not in offered  # not selectable now
-    assert "撤 销" in offered and "说 错 了" in offered and "空刀" in offered and offered[-1] == "[unk]"
+    assert "撤销" in offered and {"说错 了", "说 错了"} & set(offered) and "空刀" in offered and offered[-1] == "[unk]"
     assert g.host_words("七 号 [unk]") == "七 号"
+    # Where people talk every phrase begins with the judge's name, and only what begins with it counts.
+    speech = g.phrases_for(SPEECH, 12)
+    assert "法官 过" in speech and "过" not in speech and "法官 暂停" in speech and speech[-1] == "[unk]"
+    assert g.command("法官 过", SPEECH) == "过" and g.command("过", SPEECH) is None
+    assert g.command("[unk] 法官 过", SPEECH) is None and g.command("法官", SPEECH) is None
+    assert g.command("七 号", KILL) == "七 号"  # at night no name is needed
+    assert "开始" in g.phrases_for(START, 12) and "法官 开始" not in g.phrases_for(START, 12)
+
+
+def test_nonsense_made_of_characters_the_model_knows_is_not_a_word(tmp_path: Path) -> None:
+    pack = tmp_path / "nonsense.yaml"
+    text = (GRAMMARS / "zh.yaml").read_text(encoding="utf-8").replace("pause: [暂停]", "pause: [暂停, 啊吧啊吧]")
+    pack.write_text(text, encoding="utf-8")
+    words = load_pack("zh").own_words() | {"没有人"}  # a model that knows every character and these words
+
+    def knows(w: str) -> bool:
+        return len(w) == 1 or w in words
+
+    Grammar(load_pack("zh"), knows).check(12)
+    with pytest.raises(VocabularyError, match=r"啊吧啊吧.*only its characters"):
+        Grammar(load_pack(pack), knows).check(12)
+    # The parser's words may be said character by character: 十一号 is a seat, not nonsense.
+    assert Grammar(load_pack("zh"), knows).spoken("十一号") == ["十 一 号"]
 
 
 def test_a_phrase_the_model_cannot_say_is_a_start_up_error_naming_it() -> None:

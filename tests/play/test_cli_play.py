@@ -45,6 +45,9 @@ def demo_words() -> tuple[list[str], object]:
     (["--input", "telepathy"], "unknown input telepathy"),
     (["--input", "text", "--table-device", "no-such-speaker-xyz"], "找不到设备 'no-such-speaker-xyz'"),
     (["--input", "text", "--table-device", "none", "--host-device", "pulse:no_such_sink"], "no_such_sink"),
+    ([*TEXT, "--grammar", "missing.yaml"], "--grammar missing.yaml: cannot read the grammar missing.yaml"),
+    ([*TEXT, "--grammar", "nope"], "cannot read the grammar"),
+    ([*TEXT, "--read-back", "sometimes"], "--read-back sometimes: choose one of always, irreversible, doubt"),
 ])
 def test_play_refuses_what_cannot_start(home: Path, args: list[str], says: str) -> None:
     code, out = invoke("play", *args)

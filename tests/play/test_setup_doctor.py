@@ -33,11 +33,12 @@ def test_setup_writes_the_config_and_is_safe_to_run_again(home: Path) -> None:
     code, out = invoke("setup", *QUIET, "--no-test", "--table", "none", "--input", "text", "--backend", "espeak")
     assert code == 0, out
     assert config(home) == {"audio": {"table": "none", "host": "", "mic": "default", "echo_cancel": ""},
-                            "voice": {"backend": "espeak", "name": ""}, "game": {"lang": "zh-Hans", "input": "text"}}
+                            "voice": {"backend": "espeak", "name": ""},
+                            "game": {"lang": "zh-Hans", "input": "text", "read_back": "irreversible", "judge_name": ""}}
     code, out = invoke("setup", *QUIET, "--no-test", "--lang", "zh-Hant")
     assert code == 0, out
     again = config(home)
-    assert again["game"] == {"lang": "zh-Hant", "input": "text"} and again["audio"]["table"] == "none"  # type: ignore[index]
+    assert again["game"]["lang"] == "zh-Hant" and again["game"]["input"] == "text" and again["audio"]["table"] == "none"  # type: ignore[index]
 
 
 def test_setup_reports_a_device_that_is_not_there(home: Path) -> None:

@@ -1,0 +1,42 @@
+"""The ear's commands refuse what they cannot use in one line with exit 2, never "failed unexpectedly":
+`narrator model test` with a broken phrase file, `narrator listen` with a grammar that is not there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from narrator.cli.main import app
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output and "unexpectedly" not in result.output, result.output
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("phrases: {wolves.kill: [일곱]}\n", "each entry is [what is spoken, the host words]"),
+    ("phrases: {wolves.eat: [[일곱, 七号]]}\n", "unknown prompt type 'wolves.eat'"),
+    ("pack: nope\nphrases: {wolves.kill: [[일곱, 七号]]}\n", "cannot read the grammar"),
+    ("recordings: [kill.wav]\n", "each entry is {file: …, kind: …, expect: …}"),
+    ("recordings: [{file: none.wav, kind: wolves.kill, expect: 七号}]\n", "cannot read"),
+    ("phrases: [[일곱, 七号]]\n", "phrases: must be a table"),
+    ("[1, 2\n", "cannot read the phrase file"),
+])  # fmt: skip
+def test_a_broken_phrase_file_is_one_line_and_exit_2(tmp_path: Path, text: str, says: str) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text, encoding="utf-8")
+    code, out = invoke("model", "test", str(bad), "--model", "ko")
+    assert code == 2, out
+    assert says in out
+    assert len([x for x in out.splitlines() if x.strip()]) == 1, out
+
+
+def test_listen_takes_a_grammar_pack_or_file_and_refuses_a_missing_one(tmp_path: Path) -> None:
+    code, out = invoke("listen", "--grammar", str(tmp_path / "missing.yaml"), "--model", "ko")
+    assert code == 1, out
+    assert "cannot read the grammar" in out and "missing.yaml" in out
