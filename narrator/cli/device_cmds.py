@@ -47,6 +47,9 @@ def setup(
     skip_model: Annotated[bool, typer.Option(help="Do not install the speech model.")] = False,
     skip_voices: Annotated[bool, typer.Option(help="Do not build the voice cache.")] = False,
     test: Annotated[bool, typer.Option(help="Play a test tone on each output and show the mic's level.")] = True,
+    echo_cancel: Annotated[bool | None, typer.Option(
+        help="PulseAudio's WebRTC echo canceller between the table's speaker and the mic (so the judge can "
+             "be interrupted): loaded now and by every game; --no-echo-cancel removes it.")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Ask nothing: use the flags and the current config.")]
     = False,
     cache_dir: CacheDir = None,
@@ -118,10 +121,20 @@ def setup(
                 continue
             setattr(config.audio, key, value)
             break
-    # 3. the config (before the long voice build, so an interrupted build keeps the devices)
+    # 3. echo cancellation (on PulseAudio devices)
+    if echo_cancel is not None:
+        from narrator.play import echo
+
+        config.audio.echo_cancel = "webrtc" if echo_cancel else ""
+        if not echo_cancel:
+            echo.unload()
+            typer.echo("✓ echo cancellation off: the ear is deaf while the judge speaks")
+    if config.audio.echo_cancel:
+        failed += not steps.echo_cancel(typer.echo, config)
+    # 4. the config (before the long voice build, so an interrupted build keeps the devices)
     path = config.save(config.path or config_path())
     typer.echo(f"✓ config written: {path}")
-    # 4. the voice cache
+    # 5. the voice cache
     if not skip_voices:
         from narrator.cli.voices import Backend as VoiceBackend
         from narrator.cli.voices import Lang as VoiceLang

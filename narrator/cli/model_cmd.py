@@ -141,6 +141,7 @@ def measure(
         vosk_model = _load(model)
     except (MeasureError, ModelError) as e:
         raise _fail(str(e), 2) from None
+    reports = []
     for level in snr if snr else [None, 20.0, 10.0, 5.0]:
         def show(label: str, heard: str, outcome: str) -> None:
             if verbose:
@@ -152,6 +153,11 @@ def measure(
         except MeasureError as e:
             raise _fail(str(e), 2) from None
         typer.echo(report.table() + "\n")
+        reports.append(report)
+    from narrator.listen.measure import save_last
+    from narrator.play.paths import data_dir
+
+    save_last(data_dir(), phrases, reports)
 
 
 def _load(model: Path | None) -> object:

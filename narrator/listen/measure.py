@@ -77,7 +77,7 @@ class Report:
         return {k: c[k] / n for k in OUTCOMES}
 
     def table(self) -> str:
-        snr = "clean" if self.snr_db is None else f"SNR {self.snr_db:g} dB"
+        snr = _snr(self.snr_db)
         rows = [f"{'prompt type':<16}{'n':>4}{'correct':>10}{'wrong':>8}{'again':>8}   ({snr})"]
         for kind in sorted(self.counts):
             r, n = self.rates(kind), sum(self.counts[kind].values())
@@ -215,3 +215,41 @@ def run(cases: list[Case], model: Any, pack_name: str, players: int, snr_db: flo
         if on_case:
             on_case(case.label, text, outcome)
     return report
+
+
+LAST_FILE = "model-test.json"
+"""In the data folder: the last `narrator model test` (doctor shows it)."""
+
+
+def save_last(folder: Path, phrases: Path, reports: list[Report]) -> Path:
+    """Keep the last measurement: per SNR, the share of answers accepted right and wrong over all cases."""
+    import json
+    import time
+
+    rows = []
+    for report in reports:
+        n = sum(sum(c.values()) for c in report.counts.values()) or 1
+        rows.append({"snr_db": report.snr_db,
+                     "correct": sum(c["correct"] for c in report.counts.values()) / n,
+                     "wrong": sum(c["wrong"] for c in report.counts.values()) / n, "n": n})
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / LAST_FILE
+    path.write_text(json.dumps({"when": time.strftime("%Y-%m-%d %H:%M"), "phrases": str(phrases), "rows": rows}),
+                    encoding="utf-8")
+    return path
+
+
+def last_summary(folder: Path) -> str | None:
+    """One line about the last measurement in `folder`, or None."""
+    import json
+
+    try:
+        data = json.loads((folder / LAST_FILE).read_text(encoding="utf-8"))
+        parts = [f"{_snr(r['snr_db'])}: {r['correct']:.0%} right, {r['wrong']:.0%} wrong" for r in data["rows"]]
+        return f"last `narrator model test` ({data['when']}, {data['phrases']}): " + "; ".join(parts)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _snr(db: float | None) -> str:
+    return "clean" if db is None else f"SNR {db:g} dB"

@@ -5,6 +5,7 @@ read by `play`, `resume` and `doctor`. Command-line options override it.
     table = "pulse:room"     # the table's speaker: "default", an index, part of a name, pulse:SINK, "none"
     host = ""                # the host's earpiece ("" = the host's lines go to the console)
     mic = "default"          # the microphone: "default", an index or part of a name
+    echo_cancel = ""         # "webrtc": PulseAudio's echo canceller between table and mic (narrator.play.echo)
     [voice]
     backend = "edge"         # edge (espeak-ng when offline) or espeak
     name = ""                # "" = the backend's default voice
@@ -39,6 +40,8 @@ class Audio:
     table: str = "default"
     host: str = ""
     mic: str = "default"
+    echo_cancel: str = ""
+    """"webrtc" (or "speex"): play and record through PulseAudio's echo canceller; "": none."""
 
 
 @dataclass
@@ -103,6 +106,11 @@ class Config:
             raise ConfigError(f"{where}: voice.backend must be one of {', '.join(BACKENDS)}, "
                               f"not {self.voice.backend!r}")
         parse_inputs(self.game.input, where=f"{where}: game.input")
+        from narrator.play.echo import METHODS
+
+        if self.audio.echo_cancel not in ("", *METHODS):
+            raise ConfigError(f"{where}: audio.echo_cancel must be one of {', '.join(METHODS)} or \"\", "
+                              f"not {self.audio.echo_cancel!r}")
         if self.game.read_back not in READ_BACK:
             raise ConfigError(f"{where}: game.read_back must be one of {', '.join(READ_BACK)}, "
                               f"not {self.game.read_back!r}")

@@ -42,6 +42,7 @@ def run_checks(config_file: Path | None = None, cache_dir: Path | None = None) -
     inputs = tuple(s.strip() for s in config.game.input.split(","))
     yield from check_model("voice" in inputs)
     yield from check_voice(config, cache_dir)
+    yield from check_echo(config, "voice" in inputs)
     yield from check_devices(config, "voice" in inputs)
     yield from check_disk()
 
@@ -77,6 +78,31 @@ def check_voice(config: Config, cache_dir: Path | None) -> Iterator[Finding]:
                       f"narrator voices build --lang {config.game.lang}")
     else:
         yield Finding("ok", f"voice cache complete ({len(pieces)} lines, {config.game.lang})")
+
+
+def check_echo(config: Config, listening: bool) -> Iterator[Finding]:
+    """The echo canceller the config asks for (loaded again if the sound server forgot it), and how to
+    measure the ear in this room."""
+    if not listening:
+        return
+    from narrator.listen.measure import last_summary
+
+    last = last_summary(data_dir())
+    yield Finding("ok" if last else "warning", last or "the ear was never measured in this room",
+                  "" if last else "narrator model test PHRASES.yaml  (record the host in this room: "
+                  "docs/benchmarks.md, 'Chinese accuracy in your room')")
+    if not config.audio.echo_cancel:
+        yield Finding("warning", "no echo cancellation: the ear is deaf while the judge speaks (no barge-in)",
+                      "narrator setup --echo-cancel  (PulseAudio devices)")
+        return
+    from narrator.play.echo import EchoError, ensure
+
+    try:
+        devices = ensure(config.audio.echo_cancel, config.audio.table, config.audio.mic)
+    except EchoError as exc:
+        yield Finding("problem", f"echo cancellation: {exc}", "narrator setup --echo-cancel, or --no-echo-cancel")
+        return
+    yield Finding("ok", f"echo cancellation {config.audio.echo_cancel}: table {devices.table}, mic {devices.mic}")
 
 
 def check_devices(config: Config, mic_needed: bool) -> Iterator[Finding]:

@@ -62,8 +62,17 @@ class Wiring:
             chosen = parse_inputs(inputs if inputs is not None else config.game.input)
         except ConfigError as exc:
             raise StartProblem(str(exc)) from exc
-        return cls(chosen, table if table is not None else config.audio.table,
-                   host if host is not None else config.audio.host, mic if mic is not None else config.audio.mic,
+        table = table if table is not None else config.audio.table
+        mic = mic if mic is not None else config.audio.mic
+        if config.audio.echo_cancel and "voice" in chosen and table != "none":
+            from narrator.play.echo import EchoError, ensure
+
+            try:
+                devices = ensure(config.audio.echo_cancel, table, mic)
+            except EchoError as exc:
+                raise StartProblem(str(exc)) from exc
+            table, mic = devices.table, devices.mic
+        return cls(chosen, table, host if host is not None else config.audio.host, mic,
                    backend=backend or config.voice.backend, voice=voice or config.voice.name or None, rate=rate,
                    pace=pace, model=model, pack=pack, read_back=read_back or config.game.read_back,
                    judge_name=judge_name or config.game.judge_name or None, cache_dir=cache_dir,

@@ -40,6 +40,8 @@ class Scripted:
     """One line per host answer, in order (refused ones included: the live judge refuses them too)."""
     game: Game
     """The game those words play (what `simulate` plays)."""
+    kinds: list[str]
+    """The prompt kind each utterance answers (`speech.end` …), in the same order."""
 
 
 def host_script(scenario: Scenario) -> Scripted:
@@ -49,16 +51,18 @@ def host_script(scenario: Scenario) -> Scripted:
     ValueError when the scenario cannot be played to its end (an answer refused that it did not expect,
     answers left over or run out)."""
     said: list[str] = []
+    kinds: list[str] = []
 
     def answered(kind: str, words: str | None, auto: Answer | None) -> None:
         if words is None:
             assert auto is not None
             words = words_for(auto)
         said.append(words)
+        kinds.append(kind)
 
     run = Run(scenario, on_answer=answered)
     out = run.execute()
     if out.code in (2, 3):
         raise ValueError(f"the scenario cannot be played: {out.message}")
     assert run.session is not None
-    return Scripted(said, run.session.game)
+    return Scripted(said, run.session.game, kinds)

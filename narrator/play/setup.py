@@ -9,10 +9,14 @@ import math
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from narrator.audio import SAMPLE_RATE
+
+if TYPE_CHECKING:
+    from narrator.play.config import Config
 
 Echo = Callable[[str], None]
 
@@ -100,4 +104,18 @@ def install_model(echo: Echo, from_zip: str | None) -> bool:
         echo(f"✗ speech model: {exc} (run `narrator model install --from-zip FILE` with a zip you have)")
         return False
     echo(f"✓ speech model installed in {folder}")
+    return True
+
+
+def echo_cancel(echo: Echo, config: Config) -> bool:
+    """Load the echo canceller between the config's table and mic; True when it is there."""
+    from narrator.play import echo as canceller
+
+    try:
+        devices = canceller.ensure(config.audio.echo_cancel, config.audio.table, config.audio.mic)
+    except canceller.EchoError as exc:
+        echo(f"✗ echo cancellation: {exc}")
+        return False
+    echo(f"✓ echo cancellation ({config.audio.echo_cancel}): the judge plays into {devices.table}, "
+         f"the ear records {devices.mic}")
     return True

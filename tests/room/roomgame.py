@@ -1,0 +1,224 @@
+"""A whole 12-player game by voice alone through the room (roomkit.Room), for the room test and the room
+benchmark (scripts/bench_room.py game).
+
+The real `narrator play` process (espeak-ng judge over the night bed; `--input voice --model ko --grammar
+ko`: the real microphone adapter, Silero VAD and Vosk decoder) plays into the room's table; a scripted host
+who listens to the table and to his earpiece (a VAD on each, like a person) answers in Korean from his own
+place in the room once the judge has finished, and says it again when nothing was taken 8 s later; a read-back
+("二号，对吗？") gets 确认 when it is what he said, else 不对 and the answer again; during every
+speech a player talks, ending with 다음 (过) but without the judge's name. Nobody types anything.
+
+The game (屠边 on the second night) is the scenario GAME: `host_script` gives the host's words and the game
+`simulate` plays from them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from roomkit import Ears, Room, espeak, play
+
+from narrator.listen.grammar import Pack, load_pack
+from narrator.play.scripted import Scripted, host_script
+from narrator.sim.scenario import Output, Run, Scenario
+
+SPEECH_KINDS = ("speech.end", "last_words.end")
+SPEECH_SECONDS = 16
+"""s. Just over the 15 s cue, so every speech hears "还剩十五秒" before 时间到."""
+GAME = {
+    "title": "屠边：两夜一天，全部村民出局",
+    "preset": "12人预女猎白",
+    "rules": {"sheriff": False, "speech_seconds": SPEECH_SECONDS},
+    "seats": ["狼人", "村民", "预言家", "狼人", "女巫", "村民", "猎人", "狼人", "村民", "白痴", "狼人", "村民"],
+    "answers": [["wolves.kill", "二号"], ["witch.save", "不救"], ["witch.poison", "六号"], ["seer.check", "一号"],
+                ["vote.exile", "九号出局"], ["wolves.kill", "十二号"], ["witch.save", "不救"],
+                ["seer.check", "四号"]],
+}
+PLAYER_TALKS = "저는 좋은 사람입니다 다음"
+"""A player's speech: ends with 다음 (过 in grammars/ko.yaml), without the judge's name."""
+READ_BACK = "对吗"
+"""What the judge's read-back of an irreversible answer ends with ("七号，对吗？")."""
+QUIET_S = 0.8
+"""s of the judge's silence after which the host speaks."""
+
+
+def korean(words: str, pack: Pack) -> str:
+    """The host's words as the Korean stand-in says them (grammars/ko.yaml `say:`), longest match first."""
+    keys = sorted(pack.say, key=len, reverse=True)
+    out, rest = [], words.replace(" ", "")
+    while rest:
+        key = next((k for k in keys if rest.startswith(k)), None)
+        if key is None:
+            raise AssertionError(f"grammars/ko.yaml cannot say {rest!r} of {words!r}")
+        out.append(pack.say[key][0])
+        rest = rest[len(key):]
+    return " ".join(out)
+
+
+def answers_in(data: Path) -> list[dict[str, object]]:
+    """The journal's answer and undo lines so far (none before the game's folder exists)."""
+    journals = list((data / "games").glob("*/journal.jsonl"))
+    if not journals:
+        return []
+    lines = journals[0].read_text(encoding="utf-8").splitlines()[1:]
+    return [json.loads(x) for x in lines if x.endswith("}")]
+
+
+@dataclass
+class GameRun:
+    scenario: Scenario
+    scripted: Scripted
+    simulated: Output
+    data: Path
+    printed: list[tuple[float, str]] = field(default_factory=list)
+    """Every line `play` printed, with the time (monotonic)."""
+    host_log: list[str] = field(default_factory=list)
+    host_ends: list[tuple[float, str]] = field(default_factory=list)
+    """When each of the host's utterances ended in the room (monotonic), and what it answered."""
+    judge_onsets: list[float] = field(default_factory=list)
+    """When the judge's voice started on the table (monotonic, the table VAD's onsets)."""
+    returncode: int | None = None
+    stderr: str = ""
+    seconds: float = 0.0
+    peak_rss_mb: float = 0.0
+    failure: BaseException | None = None
+
+    def said(self, text: str) -> int:
+        return sum(1 for _, line in self.printed if text in line)
+
+    def context(self) -> str:
+        printed = "\n".join(line for _, line in self.printed)
+        return (f"\n--- host ---\n{chr(10).join(self.host_log)}\n--- play ---\n{printed[-3000:]}"
+                f"\n--- stderr ---\n{self.stderr[-2000:]}")
+
+
+@dataclass
+class Listening:
+    """The host hears the table and his earpiece."""
+
+    parts: list[Ears]
+
+    def wait_quiet(self, seconds: float, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        while not all(e.quiet_for(seconds) for e in self.parts):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the judge never stopped talking for {seconds} s")
+            time.sleep(0.05)
+
+
+def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
+    pack = load_pack("ko")
+    steps = [("start", "开始"), *zip(run.scripted.kinds, run.scripted.utterances, strict=True)]
+
+    def progress() -> int:
+        return len(answers_in(run.data)) + any("天黑" in line for _, line in run.printed)
+
+    for i, (kind, words) in enumerate(steps):
+        tries = 0
+        while progress() <= i and not done.is_set():
+            ears.wait_quiet(QUIET_S, timeout_s=300)
+            if progress() > i or done.is_set():
+                break
+            if kind in SPEECH_KINDS:  # the host waits for the time; a player talks
+                if tries == 0:
+                    play(espeak(PLAYER_TALKS, "ko+m3")).wait(timeout=30)
+                    run.host_log.append(f"player: {PLAYER_TALKS}")
+                tries = 1
+                time.sleep(0.2)
+                continue
+            tries += 1
+            if tries > 4:
+                raise AssertionError(f"the judge never took {words!r} ({kind}) after 3 tries")
+            _say(run, kind, words, pack)
+            seen = len(run.printed)
+            deadline = time.monotonic() + 8
+            while progress() <= i and time.monotonic() < deadline and not done.is_set():
+                asked = [line for _, line in run.printed[seen:] if READ_BACK in line]
+                if asked:  # "二号，对吗？": 确认 if it is what he said, else 不对 (and he says it again)
+                    seen = len(run.printed)
+                    ears.wait_quiet(QUIET_S, timeout_s=60)
+                    right = all(w in asked[-1] for w in words.replace("出局", "").split())
+                    _say(run, "read-back", "确认" if right else "不对", pack)
+                    if not right:
+                        break
+                    deadline = time.monotonic() + 8
+                time.sleep(0.1)
+
+
+def _say(run: GameRun, kind: str, words: str, pack: Pack) -> None:
+    spoken = korean(words, pack)
+    run.host_log.append(f"host [{kind}]: {words} = {spoken}")
+    play(espeak(spoken, "ko")).wait(timeout=30)
+    run.host_ends.append((time.monotonic(), kind))
+
+
+def _peak_rss(pid: int, out: list[float], done: threading.Event) -> None:
+    while not done.is_set():
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return
+        for row in status.splitlines():
+            if row.startswith("VmHWM:"):
+                out.append(int(row.split()[1]) / 1024)
+        time.sleep(0.5)
+
+
+def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: float = 900) -> GameRun:
+    scenario = Scenario.from_dict({**GAME, "seed": seed}, name=f"room-{seed}")
+    run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), tmp / "data")
+    env = {**os.environ, "NARRATOR_DATA_DIR": str(run.data), "NARRATOR_CONFIG_DIR": str(tmp / "config"),
+           "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-m", "narrator.cli.main", "play", "--preset", str(GAME["preset"]), "--seed",
+               str(seed), "--rule", "sheriff=false", "--rule", f"speech_seconds={SPEECH_SECONDS}",
+               "--input", "voice", "--model", "ko", "--grammar", "ko", "--mic", f"pulse:{room.mic}",
+               "--table-device", f"pulse:{room.table}", "--host-device", "pulse:earpiece", "--backend", "espeak",
+               "--rate=+60%", "--pace", str(pace),
+               "--cache-dir", str(tmp / "cache")]
+    done = threading.Event()
+    ears = Listening([Ears(source, onsets=run.judge_onsets) for source in ("table.monitor", "earpiece.monitor")])
+    started = time.monotonic()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            stdin=subprocess.DEVNULL)
+    assert proc.stdout is not None
+    stdout = proc.stdout
+
+    def read() -> None:
+        for raw in stdout:
+            run.printed.append((time.monotonic(), raw.rstrip("\n")))
+
+    def host() -> None:
+        try:
+            _host(run, ears, done)
+        except BaseException as exc:  # reported by the caller
+            run.failure = exc
+            proc.terminate()
+
+    rss: list[float] = []
+    threads = [threading.Thread(target=f, daemon=True) for f in (read, host)]
+    threads.append(threading.Thread(target=_peak_rss, args=(proc.pid, rss, done), daemon=True))
+    for t in threads:
+        t.start()
+    try:
+        proc.wait(timeout=timeout_s)
+    finally:
+        done.set()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for part in ears.parts:
+            part.close()
+        for t in threads:
+            t.join(timeout=30)
+    run.returncode = proc.returncode
+    run.stderr = proc.stderr.read() if proc.stderr else ""
+    run.seconds = time.monotonic() - started
+    run.peak_rss_mb = max(rss, default=0.0)
+    return run

@@ -1,0 +1,237 @@
+"""A real room in PulseAudio: a table speaker and a microphone that hear each other, a host and a player who
+talk into it. Used by the room tests (tests/room) and the room benchmarks (scripts/bench_room.py).
+
+    table ──► speaker ──(20 ms, gain, two later reflections: module-loopback ×3)──┐
+    voice ──► the host's / a player's mouth ──(module-loopback, ~3 ms)─────────────┤
+                                                                                   ▼
+                                                      air (null sink) ── air.monitor: the raw microphone
+    earpiece ──► the host's ear only (not in the room)
+
+With echo cancellation (`module-echo-cancel`, aec_method webrtc or speex) the device plays into the
+canceller's sink `ec_table` (whose master is `table`: what it plays is its reference) and records its
+source `ec_mic` (the room minus the judge, from `air.monitor`); without it, it plays into `table` and
+records `air.monitor`. Every sink is float32 mono at 48 kHz. The night bed is the device's own: `narrator
+play` plays it into the table like every line.
+
+The host speaks Korean with espeak-ng (`-v ko`): the Korean Vosk model stands in for the Chinese one
+(grammars/ko.yaml maps the host words to what is said).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+import wave
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+RATE = 48_000
+"""Hz. Every sink of the room."""
+SPEAKER_DELAY_MS = 20
+SPEAKER_GAIN = 0.5
+"""The speaker's direct sound at the microphone (−6 dB), then the reflections (ms, gain)."""
+REFLECTIONS = ((45, 0.2), (80, 0.1))
+AEC_ARGS = {"webrtc": ('aec_args="analog_gain_control=0 digital_gain_control=0"',)}
+"""The canceller alone: WebRTC's gain control would move the microphone's own volume (and the figures)."""
+
+
+def pactl(*args: str) -> str:
+    run = subprocess.run(["pactl", *args], capture_output=True, text=True, timeout=15, check=False)
+    if run.returncode != 0:
+        raise RuntimeError(f"pactl {' '.join(args)}: {run.stderr.strip()}")
+    return run.stdout.strip()
+
+
+def _owned_inputs() -> dict[str, str]:
+    """sink-input index by owner module index."""
+    owners: dict[str, str] = {}
+    current = None
+    for row in pactl("list", "sink-inputs").splitlines():
+        if m := re.match(r"Sink Input #(\d+)", row):
+            current = m.group(1)
+        elif (m := re.match(r"\s*Owner Module: (\d+)", row)) and current is not None:
+            owners[m.group(1)] = current
+    return owners
+
+
+@dataclass
+class Room:
+    echo_cancel: str | None = "webrtc"
+    """aec_method of module-echo-cancel ("webrtc", "speex"), or None: no canceller."""
+    modules: list[str] = field(default_factory=list)
+
+    @property
+    def table(self) -> str:
+        """The sink the device plays into."""
+        return "ec_table" if self.echo_cancel else "table"
+
+    @property
+    def mic(self) -> str:
+        """The source the device records."""
+        return "ec_mic" if self.echo_cancel else "air.monitor"
+
+    def build(self) -> Room:
+        try:
+            self._build()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _build(self) -> None:
+        for sink in ("table", "air", "voice", "earpiece"):
+            self._load("module-null-sink", f"sink_name={sink}", f"rate={RATE}", "channels=1", "format=float32le")
+        for delay_ms, gain in ((SPEAKER_DELAY_MS, SPEAKER_GAIN), *REFLECTIONS):
+            index = self._load("module-loopback", "source=table.monitor", "sink=air", f"latency_msec={delay_ms}",
+                               "source_dont_move=true", "sink_dont_move=true")
+            self._volume(index, gain)
+        mouth = self._load("module-loopback", "source=voice.monitor", "sink=air", "latency_msec=1",
+                           "source_dont_move=true", "sink_dont_move=true")
+        self._volume(mouth, 1.0)  # set every loopback's volume: the server restores the last one it saw
+        if self.echo_cancel:
+            self._load("module-echo-cancel", "source_master=air.monitor", "sink_master=table",
+                       f"aec_method={self.echo_cancel}", "source_name=ec_mic", "sink_name=ec_table",
+                       "use_master_format=1", *AEC_ARGS.get(self.echo_cancel, ()))
+
+    def _load(self, module: str, *args: str) -> str:
+        index = pactl("load-module", module, *args)
+        self.modules.append(index)
+        return index
+
+    def _volume(self, module: str, gain: float) -> None:
+        deadline = time.monotonic() + 5
+        while (sink_input := _owned_inputs().get(module)) is None:
+            assert time.monotonic() < deadline, f"module {module} made no sink input"
+            time.sleep(0.05)
+        # absolute, in PulseAudio's cubic units ("-6dB" would be relative to what the server restored)
+        pactl("set-sink-input-volume", sink_input, str(round(gain ** (1 / 3) * 65536)))
+
+    def close(self) -> None:
+        for index in reversed(self.modules):
+            subprocess.run(["pactl", "unload-module", index], capture_output=True, timeout=15, check=False)
+        self.modules.clear()
+
+    def __enter__(self) -> Room:
+        return self.build()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --- voices in the room ---------------------------------------------------------------------------------
+
+_CLIPS = Path(tempfile.gettempdir()) / "narrator-room-clips"
+
+
+def espeak(text: str, voice: str = "ko", speed: int = 150) -> Path:
+    """A WAV of `text` said by espeak-ng (cached by text and voice)."""
+    assert shutil.which("espeak-ng"), "espeak-ng is required"
+    _CLIPS.mkdir(exist_ok=True)
+    wav = _CLIPS / f"{hashlib.sha1(f'{voice}|{speed}|{text}'.encode()).hexdigest()[:16]}.wav"
+    if not wav.exists():
+        part = wav.with_suffix(".part.wav")
+        subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-w", str(part), text], check=True,
+                       capture_output=True, timeout=30)
+        part.replace(wav)
+    return wav
+
+
+def wav_seconds(wav: Path) -> float:
+    with wave.open(str(wav)) as w:
+        return w.getnframes() / w.getframerate()
+
+
+def play(wav: Path, sink: str = "voice", volume: float = 1.0) -> subprocess.Popen[bytes]:
+    """Start playing `wav` into `sink` (returns at once)."""
+    return subprocess.Popen(["paplay", f"--device={sink}", f"--volume={round(volume ** (1 / 3) * 65536)}", str(wav)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+class Recorder:
+    """Records a PulseAudio source with parec, mono float32 at `rate`; `t0` is when it started (monotonic)."""
+
+    def __init__(self, source: str, rate: int = 16_000) -> None:
+        self.source, self.rate = source, rate
+        self._file = tempfile.NamedTemporaryFile(suffix=".f32")  # noqa: SIM115 (closed in stop())
+        self._proc = subprocess.Popen(
+            ["parec", "-d", source, f"--rate={rate}", "--channels=1", "--format=float32le", "--latency-msec=10"],
+            stdout=self._file, stderr=subprocess.PIPE)
+        self.t0 = time.monotonic()
+
+    def stop(self) -> np.ndarray:
+        time.sleep(0.2)
+        self._proc.terminate()
+        _, err = self._proc.communicate(timeout=10)
+        data = np.fromfile(self._file.name, dtype="<f4")
+        self._file.close()
+        assert len(data), f"parec recorded nothing from {self.source}: {err.decode(errors='replace')}"
+        return data
+
+
+def erle_db(before: np.ndarray, after: np.ndarray, rate: int = 16_000, block_s: float = 0.1,
+            floor_db: float = -50.0) -> float:
+    """Echo return loss enhancement: energy of the microphone's echo over the canceller's output, on the
+    blocks where the echo is above `floor_db` (the judge speaking), in dB."""
+    n = min(len(before), len(after))
+    block = int(block_s * rate)
+    m = n // block * block
+    b = before[:m].reshape(-1, block)
+    a = after[:m].reshape(-1, block)
+    eb, ea = (b**2).mean(axis=1), (a**2).mean(axis=1)
+    loud = 10 * np.log10(eb + 1e-12) > floor_db
+    assert loud.any(), "no echo above the floor"
+    return float(10 * np.log10(eb[loud].sum() / (ea[loud].sum() + 1e-12)))
+
+
+class Ears:
+    """A person in the room listening to the table: Silero VAD on the table's sound (`table.monitor`: the
+    judge's voice, not the bed), so a scripted host speaks only once the judge has finished, as a host does."""
+
+    def __init__(self, source: str = "table.monitor", threshold: float = 0.5,
+                 onsets: list[float] | None = None) -> None:
+        from narrator.listen.vad import SileroVad
+
+        self.vad, self.threshold = SileroVad(), threshold
+        self.onsets = onsets if onsets is not None else []
+        """When the judge's voice started after at least `gap_s` of silence (monotonic)."""
+        self.last_voice = time.monotonic()
+        self._proc = subprocess.Popen(
+            ["parec", "-d", source, "--rate=16000", "--channels=1", "--format=float32le", "--latency-msec=20"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self._thread = threading.Thread(target=self._run, name="room-ears", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        assert self._proc.stdout is not None
+        frame = self.vad.frame
+        t0, n = time.monotonic(), 0
+        while chunk := self._proc.stdout.read(frame * 4):
+            if len(chunk) < frame * 4:
+                return
+            n += frame
+            if self.vad.prob(np.frombuffer(chunk, "<f4")) > self.threshold:
+                # the frame's start on the recording's own clock (the pipe may deliver in bursts)
+                at = t0 + (n - frame) / 16_000
+                if at - self.last_voice > 0.3:
+                    self.onsets.append(at)
+                self.last_voice = max(at, time.monotonic() - 0.05)
+
+    def quiet_for(self, seconds: float) -> bool:
+        return time.monotonic() - self.last_voice >= seconds
+
+    def wait_quiet(self, seconds: float, timeout_s: float = 120.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while not self.quiet_for(seconds):
+            assert time.monotonic() < deadline, f"the judge never stopped talking for {seconds} s"
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        self._proc.terminate()
+        self._proc.wait(timeout=10)

@@ -1,0 +1,72 @@
+"""Echo cancellation in the room (tests/room/roomkit.py): `narrator setup --echo-cancel` puts PulseAudio's
+WebRTC canceller between the table's speaker and the microphone, `doctor` finds it (and loads it again when
+the sound server forgot it), and in the room it takes the judge's voice out of what the ear records while
+the host's voice goes through. The measured figures are in docs/benchmarks.md (scripts/bench_room.py)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from roomkit import Recorder, Room, erle_db, espeak, play, wav_seconds
+from typer.testing import CliRunner
+
+from narrator.cli.main import app
+from narrator.play import echo
+
+pytestmark = pytest.mark.slow
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    assert "Traceback" not in result.output, result.output
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("room", [None], indirect=True)
+def test_setup_loads_the_canceller_doctor_checks_it_and_it_takes_the_judge_out(
+        room: Room, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NARRATOR_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("NARRATOR_CONFIG_DIR", str(tmp_path / "config"))
+    try:
+        code, out = invoke("setup", "--yes", "--skip-voices", "--skip-model", "--no-test", "--input", "voice",
+                           "--table", "pulse:table", "--mic", "pulse:air.monitor", "--echo-cancel")
+        assert code == 0, out
+        assert "✓ echo cancellation (webrtc)" in out and 'echo_cancel = "webrtc"' in (
+            tmp_path / "config" / "config.toml").read_text(encoding="utf-8")
+        assert echo.loaded() is not None
+        echo.unload()  # the sound server restarted: doctor (and play) load it again
+        code, out = invoke("doctor")
+        assert "✓ echo cancellation webrtc: table pulse:narrator_table, mic pulse:narrator_mic" in out, out
+        assert echo.loaded() is not None
+
+        # The judge plays into the canceller's sink; the microphone hears it 20 ms later with reflections.
+        judge = espeak("天黑请闭眼。狼人请睁眼。狼人请相互确认身份。", "cmn")
+        host = espeak("멈춤 반복", "ko")
+        raw, out_ = Recorder("air.monitor"), Recorder(echo.SOURCE)
+        t0 = max(raw.t0, out_.t0)
+        play(judge, echo.SINK).wait(timeout=30)  # the canceller converges on the first line …
+        second = time.monotonic() - t0
+        play(judge, echo.SINK).wait(timeout=30)  # … and is measured on the next
+        host_at = time.monotonic() - t0
+        play(host).wait(timeout=30)
+        time.sleep(0.3)
+        a, b = raw.stop(), out_.stop()
+        span = wav_seconds(judge)
+
+        def cut(x: np.ndarray, s: float, d: float) -> np.ndarray:
+            return x[int(s * 16_000): int((s + d) * 16_000)]
+
+        assert erle_db(cut(a, second, span), cut(b, second, span)) > 20  # the judge's voice: at least 20 dB down
+        host_span = wav_seconds(host) + 0.2
+        host_change = erle_db(cut(a, host_at, host_span), cut(b, host_at, host_span), floor_db=-45)
+        assert abs(host_change) < 6  # the host goes through
+
+        code, out = invoke("setup", "--yes", "--skip-voices", "--skip-model", "--no-test", "--no-echo-cancel")
+        assert code == 0 and echo.loaded() is None, out
+        code, out = invoke("doctor")
+        assert "no echo cancellation" in out and "fix: narrator setup --echo-cancel" in out
+    finally:
+        echo.unload()

@@ -1,0 +1,42 @@
+"""A whole 12-player game by voice alone, from 开始 to the recap, through a real room (roomgame.py: the real
+`narrator play` process, the real Vosk decoder, a scripted Korean host and a player who talks during the
+speeches). Over each seed: the journal equals the same game under `simulate`, with nothing taken back
+(wrong irreversible answers accepted: 0); every speech ends on time, with 时间到 (speeches ended by the 15 s
+cue or by the player's 过 without the judge's name: 0); and the judge says nothing the simulated game does
+not (no refusal or reminder: nothing the judge said itself, or the player, was taken for the host's
+words). `NARRATOR_ROOM_SEEDS=3,4,5` plays more seeds (each about five minutes)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from roomgame import SPEECH_KINDS, answers_in, play_game
+from roomkit import Room
+
+from narrator.play.store import all_games
+
+pytestmark = pytest.mark.slow
+
+SEEDS = [int(s) for s in os.environ.get("NARRATOR_ROOM_SEEDS", "3").split(",")]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_whole_game_by_voice_through_the_room(room: Room, tmp_path: Path, seed: int) -> None:
+    run = play_game(room, tmp_path, seed)
+    assert run.simulated.code == 0 and run.scripted.game.winner == "wolves"
+    context = run.context()
+    assert run.failure is None, f"{run.failure}{context}"
+    assert run.returncode == 0, context
+    print(f"seed {seed}: the game took {run.seconds:.0f} s by voice, peak {run.peak_rss_mb:.0f} MB")
+    [saved] = all_games(run.data / "games")
+    assert [r for r in answers_in(run.data) if "undo" in r] == [], context
+    assert saved.load().game.journal == run.scripted.game.journal, context
+    speeches = sum(1 for k in run.scripted.kinds if k in SPEECH_KINDS)
+    assert run.said("时间到") == speeches, context
+    expected = {line.text for line in run.simulated.lines if line.to == "all"}
+    extra = [line for _, line in run.printed if line.startswith("🔊") and line.removeprefix("🔊 ") not in expected
+             and "十五秒" not in line and "时间到" not in line]
+    assert extra[1:] == [], context  # the first is the deal line
+    assert (saved.folder / "game.recap.html").exists()
