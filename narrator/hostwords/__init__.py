@@ -20,6 +20,9 @@ Readings chosen for inputs that could go either way (each pinned by tests):
 * A count before a card name repeats it ("两张村民"); a count before 牌 is a total that must match
   ("两张牌是狼人和村民"), unless 都 hands it on ("两张牌都是村民").
 * Keywords may be split by Vosk's spaces ("空 刀", "投 给") but never by punctuation.
+* A typed "0" alone means what the keypad's 0 means: 没有 (nobody, no, 平安日); "0号" and 零号 are refused.
+* 过 to a seat prompt is nobody (the guard's 过 is 空守); 退水 said where no seat is asked (a candidate
+  during the election speeches) is refused with the hint that the judge asks for withdrawals after them.
 """
 
 from __future__ import annotations
@@ -89,6 +92,10 @@ def parse(text: str, accepts: Iterable[type]) -> Answer:
     chars = clean(text)
     if not chars:
         raise NotUnderstood(refuse("words.empty"))
+    if "".join(c.ch for c in chars) in ("0", "０"):  # the keypad's 0, typed
+        chars = clean("没有")
+    if Seats not in kinds and any(word in "".join(c.ch for c in chars) for word in lex.WITHDRAW):
+        raise NotUnderstood(refuse("words.withdraw_later"))
     found: list[Answer] = []
     strong: list[NotUnderstood] = []
     weak: list[NotUnderstood] = []

@@ -16,6 +16,7 @@ and returns its `Accepted` (None once the game is over or every input has ended)
 * Refused answers (not understood, or illegal) get their reason said and change nothing. Where the reason
   is said is the Session's rule (`Session.refusal_line`): by day at an open prompt to the table, but a
   refused 自爆 / 过 at a speech to the host alone ("七号不是狼人，不能自爆" would out a good player).
+* "规则 …" at any prompt has the judge explain the rules (`Session.explain`, which routes the lines).
 * A silent host hears the question again after `ask_again_s`, then `remind` every `remind_s`.
 * Nothing heard is never an answer.
 
@@ -41,7 +42,7 @@ from narrator.judge.lines import Line
 from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
 from narrator.listen.grammar import UNK, Pack, load_pack
-from narrator.session import Session
+from narrator.session import Refused, Session
 
 IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
 IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
@@ -242,6 +243,13 @@ class Dialogue:
                 self.own("dropped", prompt)
                 return _Pending(None)
             return self._submit(pending, prompt)
+        explained = self.session.explain(text)  # 规则 …: the Session routes the judge's lines
+        if explained is not None:
+            lines = [explained.line] if isinstance(explained, Refused) else explained
+            for line in lines:
+                self.say(line, prompt, remember=False)
+            self.last = lines
+            return _Pending(pending)
         text = self._strip_deny(text)
         try:
             answer = parse(text, prompt.accepts)

@@ -23,7 +23,7 @@ from narrator.play import lines as play_lines
 from narrator.play.ears import GuardedEar, Heard, InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.mouth import DeviceLost, Mouth
-from narrator.session import Session
+from narrator.session import Refused, Session
 
 SPEECH_KINDS = ("speech.end", "last_words.end")
 PAUSED = "Ctrl-C：已暂停。说或输入“继续”接着玩；再按一次 Ctrl-C 保存并退出。"
@@ -166,8 +166,11 @@ class Live:
         """Before the first answer: the cards to deal, then "开始"."""
         self.speak([play_lines.deal_line(self.script, self.session.setup)])
         words = play_lines.start_words(self.script)
-        while self.hear(ear).text.strip("。！!. ") not in words:
-            self.speak([play_lines.message(self.script, "not_started")])
+        while (text := self.hear(ear).text.strip("。！!. ")) not in words:
+            explained = self.session.explain(text, before_start=True)  # 规则 … while the cards are dealt
+            if isinstance(explained, Refused):
+                explained = [explained.line]
+            self.speak(explained or [play_lines.message(self.script, "not_started")])
 
     def say_where(self) -> None:
         status = self.session.status()

@@ -105,6 +105,26 @@ def test_undo_repeat_and_refusals_in_text(home: Path) -> None:
     assert saved.load().game.journal == game.journal  # type: ignore[attr-defined]
 
 
+def test_rules_and_natural_host_words_at_every_prompt(home: Path) -> None:
+    """规则 … is answered where it is asked — to the table before the start and by day, to the host alone at
+    night — and changes nothing; 没有人退水 is an answer, 五号退水 during the speeches gets the hint."""
+    words, game = demo_words()
+    kill, withdraw = words.index("七号"), words.index("没有")
+    first_speech = words.index("过")
+    assert words[first_speech - 1] == "三号 五号 八号"  # the election's first speech
+    noisy = ["规则 女巫", *words[:kill], "规则 女巫", *words[kill:first_speech], "五号退水",
+             *words[first_speech:withdraw], "规则 警长", "没有人退水", *words[withdraw + 1:]]
+    code, out = invoke("play", *TEXT, "--seed", "2026", input="\n".join(noisy) + "\n")
+    assert code == 0, out
+    witch = "女巫有一瓶解药和一瓶毒药，每种整局只能用一次"
+    said = [line for line in out.splitlines() if witch in line]
+    assert len(said) == 2 and said[0].startswith("🔊") and "🎧" in said[1], said  # before the start; night 1
+    assert any(line.startswith("🔊 警长发言最后") for line in out.splitlines()), out  # by day, aloud
+    assert "退水要等竞选发言结束以后：那时法官会问有没有人退水。" in out
+    [saved] = all_games()
+    assert saved.load().game.journal == game.journal  # type: ignore[attr-defined]
+
+
 def test_recap_and_games_commands(home: Path) -> None:
     code, out = invoke("games")
     assert code == 0 and "还没有保存的游戏" in out
