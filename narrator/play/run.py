@@ -218,7 +218,7 @@ def finish(session: Session, saved: SavedGame, console: Console) -> None:
     recap = build_recap(session.game.journal, session.lang, title=_title(saved))
     print_recap(recap, console)
     page, md = write_pages(recap, saved.recap_stem)
-    console.print(f"复盘已保存：{page}（以及 {md.name}）")
+    console.print(recap.labels["saved"].format(page=page, md=md.name))
 
 
 def _title(saved: SavedGame) -> str:

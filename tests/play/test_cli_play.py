@@ -136,7 +136,7 @@ def test_recap_and_games_commands(home: Path) -> None:
     (saved.folder / "game.recap.html").unlink()
     code, out = invoke("recap", saved.id[:8], "-o", str(home / "copy.html"))
     assert code == 0, out
-    assert "第一天 警长投票：3号当选警长" in out and "11号 │ 狼人" in out
+    assert "第一天 警长投票：三号当选警长" in out and "十一号 │ 狼人" in out
     assert (saved.folder / "game.recap.html").exists() and (home / "copy.html").exists()
     code, out = invoke("recap", "nope")
     assert code == 2 and "没有叫 nope 的游戏" in out
