@@ -93,7 +93,7 @@ def ear(inputs: Sequence[str], *, mic: str | None = None, model: Path | None = N
     if folder is not None:
         model = grammar_only(folder, default_cache_dir(cache_dir).parent / "models")
     return open_ear(EarOptions(voice=True, mic=None if mic == "default" else mic, keypad="keypad" in inputs,
-                               text="text" in inputs, max_seat=max_seat, model=model, pack=pack))
+                               text="text" in inputs, max_seat=max_seat, model=model, pack=pack, stdin=stdin))
 
 
 def journal(path: Path | None) -> JournalStore:

@@ -12,7 +12,7 @@ and returns its `Accepted` (None once the game is over or every input has ended)
   it. A doubtful irreversible answer is never submitted without 对.
 * **撤销** takes back the last accepted answer (`Session.undo`) and asks that prompt again; with a read-back
   waiting it drops that answer instead. **重复** says the last line again. **暂停** / **继续** hold the
-  reminders.
+  reminders; an answer typed or keyed while paused is kept ("记下了") and taken after 继续.
 * Refused answers (not understood, or illegal) get their reason said and change nothing. Where the reason
   is said is the Session's rule (`Session.refusal_line`): by day at an open prompt to the table, but a
   refused 自爆 / 过 at a speech to the host alone ("七号不是狼人，不能自爆" would out a good player).
@@ -107,6 +107,8 @@ class Dialogue:
         self.script: Script = session.judge.script
         self.last: list[Line] = []
         self.paused = False
+        self.held: list[Heard] = []
+        """Answers typed or keyed while paused: answered in turn after 继续."""
         self.spoke_until = -math.inf
         """The ear's clock time the judge last stopped speaking: speech that started before is its own."""
 
@@ -172,7 +174,8 @@ class Dialogue:
                 self.last = self.question(prompt)
             wait = None if self.paused else (self.cfg.ask_again_s if reminders == 0 else self.cfg.remind_s)
             timeout = None if wait is None else max(0.0, wait - (self.clock.now() - silent_since))
-            heard = self.ear.listen(prompt, self.session.setup.players, timeout)
+            held = self.held.pop(0) if self.held and not self.paused else None
+            heard = held or self.ear.listen(prompt, self.session.setup.players, timeout)
             if heard is None:
                 if self._ended():
                     return None
@@ -217,6 +220,9 @@ class Dialogue:
             if control == "resume":
                 self.paused = False
                 self.own("resumed", prompt)
+            elif control is None and heard.source in ("text", "keypad"):  # typed on purpose: kept, not lost
+                self.held.append(heard)
+                self.own("held", prompt)
             return _Pending(pending)
         if control == "repeat":
             for line in self.last or []:

@@ -133,7 +133,7 @@ class Live:
     def guarded(self) -> GuardedEar:
         return GuardedEar(self.ear, self.interrupts, poll_s=self.poll_s, retry_s=self.retry_s,
                           on_lost=self._mic_lost, on_back=self._back, on_pause=lambda: self.view.alert(PAUSED),
-                          now=self.now)
+                          now=self.now, on_heard=self.view.heard)
 
     def _back(self, which: str) -> None:
         told = self._told("device_back", which)
@@ -148,7 +148,6 @@ class Live:
         while True:
             heard = ear.listen(prompt, self.session.setup.players, timeout_s=None)
             if heard is not None:
-                self.view.heard(heard)
                 return heard
             if ear.ended():
                 raise InputEnded()
@@ -229,7 +228,6 @@ class Live:
                 if ear.ended():
                     raise InputEnded()
                 return None
-            self.view.heard(heard)
             control = dialogue.pack.control(heard.text.strip())
             if control in ("pause", "resume"):
                 return control

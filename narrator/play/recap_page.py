@@ -186,8 +186,8 @@ body{font-family:%s;margin:2rem auto;max-width:60rem;
 padding:0 1rem;color:#222;background:#fafafa}h1{margin-bottom:.2rem}.result{font-size:1.3rem;font-weight:bold;
 color:#b03a2e}section{margin:1.5rem 0}.votes{display:flex;flex-wrap:wrap;gap:1rem}.card{background:#fff;
 border:1px solid #e3e3e3;border-radius:8px;padding:.6rem 1rem;width:22rem}table{border-collapse:collapse}
-td,th{padding:.25rem .7rem;border-bottom:1px solid #eee;text-align:left}.wolf{color:#c0392b}.good{color:#2e6fd1}.third{color:#8e44ad}
-.legend span{margin-right:1rem}.dead{color:#999}
+td,th{padding:.25rem .7rem;border-bottom:1px solid #eee;text-align:left}.wolf{color:#c0392b}.good{color:#2e6fd1}
+.third{color:#8e44ad}.legend span{margin-right:1rem}.dead{color:#999}
 """
 
 

@@ -18,6 +18,7 @@ from narrator.play.loop import Live, Outcome
 from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
 from narrator.play.store import SavedGame
 from narrator.session import Session
+from narrator.zh import to_script
 
 LIVE_REMEMBERED_PIECES = 48
 """Decoded voice pieces a live game keeps in memory (the seat numbers and the phrases of one step)."""
@@ -94,19 +95,20 @@ class Wiring:
                 return None
         return Path(self.model)
 
-    def ear(self, players: int) -> Any:
-        """Every input asked for, started (narrator.bootstrap); the first complete answer wins."""
+    def ear(self, players: int, stdin: Any = None) -> Any:
+        """Every input asked for, started (narrator.bootstrap); the first complete answer wins. `stdin`: where
+        typed text comes from (default the standard input)."""
         from narrator import bootstrap
         from narrator.listen.base import ListenError
 
         try:
             return bootstrap.ear(self.inputs, mic=self.mic, model=self.model_folder(), pack=self.pack,
-                                 max_seat=max(players, 12), cache_dir=self.cache_dir)
+                                 max_seat=max(players, 12), cache_dir=self.cache_dir, stdin=stdin)
         except ListenError as exc:
             raise StartProblem(str(exc)) from exc
 
     def mouth(self, console: Console, seed: int, lang: str) -> Mouth:
-        printer = line_printer(console)
+        printer = line_printer(console, lang)
         if self.table == "none":
             return PrintMouth(printer)
         from narrator import bootstrap
@@ -148,7 +150,8 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
              console: Console | None = None) -> Outcome:
     """Play until the game ends, the input ends or the host quits; then the recap or the resume command."""
     console = console or Console(highlight=False, soft_wrap=True)
-    view = HostConsole(console, live=wiring.live_console)  # None: the live panel on a terminal only
+    view = HostConsole(console, live=wiring.live_console, lang=session.lang)  # None: live on a terminal only
+    typed = view.typed_input() if "text" in wiring.inputs and "keypad" not in wiring.inputs else None
     from concurrent.futures import ThreadPoolExecutor
 
     from narrator import bootstrap
@@ -157,7 +160,7 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
     # The ear (a speech model takes seconds to load) and the mouth (voice, sounds, streams) start side by
     # side; the judge's first line waits only for the mouth.
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="narrator-start") as pool:
-        ear_job = pool.submit(wiring.ear, session.setup.players)
+        ear_job = pool.submit(wiring.ear, session.setup.players, typed)
         mouth_job = pool.submit(wiring.mouth, console, session.seed, session.lang)
         try:
             mouth = mouth_job.result()
@@ -174,11 +177,14 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
             view.stop()
             mouth.close()
             ear.close()
+            if typed is not None:
+                typed.close()
     if outcome.code == 0:
         finish(session, saved, console)
     else:
         why = {3: "输入结束了", 130: "已暂停退出"}.get(outcome.code, outcome.reason)
-        console.print(f"{why}，游戏已保存。继续这局：[bold]{saved.resume_command}[/bold]")
+        told = to_script(f"{why}，游戏已保存。继续这局：", session.lang)
+        console.print(f"{told}[bold]{saved.resume_command}[/bold]")
     return outcome
 
 

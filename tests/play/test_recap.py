@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from play_testkit import SCENARIOS, demo_scenario
+from play_testkit import SCENARIOS, demo_scenario, simplified_only
 from typer.testing import CliRunner
 
 from narrator.cli.main import app
@@ -19,7 +19,6 @@ from narrator.play.scripted import host_script
 from narrator.presets import make_setup
 from narrator.session import Session
 from narrator.sim.scenario import Run, Scenario
-from narrator.zh import to_hant
 
 
 def played(name: str, lang: str | None = None) -> Game:
@@ -141,10 +140,6 @@ def test_seats_are_said_as_the_judge_says_them_and_tables_have_headers() -> None
         assert all(cells), header
     assert "<th>座位</th>" in html(recap)
 
-
-def simplified_only(text: str) -> list[str]:
-    """The characters of `text` a 繁體 reader would not write (their traditional form differs)."""
-    return sorted({ch for ch in text if "\u4e00" <= ch <= "\u9fff" and to_hant(ch) != ch})
 
 
 def test_a_traditional_recap_is_traditional_throughout() -> None:
