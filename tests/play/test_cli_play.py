@@ -7,12 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from play_testkit import demo_scenario
+from play_testkit import demo_scenario, simplified_only
 from typer.testing import CliRunner
 
 from narrator.cli.main import app
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
+from narrator.zh import to_hant
 
 TEXT = ["--input", "text", "--table-device", "none"]
 
@@ -123,6 +124,24 @@ def test_rules_and_natural_host_words_at_every_prompt(home: Path) -> None:
     assert "退水要等竞选发言结束以后：那时法官会问有没有人退水。" in out
     [saved] = all_games()
     assert saved.load().game.journal == game.journal  # type: ignore[attr-defined]
+
+
+def test_a_traditional_game_is_traditional_on_the_console_and_in_the_recap(home: Path) -> None:
+    """--lang zh-Hant: every line printed (the judge's, the host's console, the recap, the messages) and the
+    saved recap pages hold no 简体-only character; the host types in 繁體 too. A game stopped half-way says
+    so in 繁體."""
+    words, game = demo_words()
+    typed = [to_hant(w) for w in words]
+    code, out = invoke("play", *TEXT, "--seed", "2026", "--lang", "zh-Hant", input="\n".join(typed) + "\n")
+    assert code == 0, out
+    assert "六號" in out and "復盤已保存" in out
+    [saved] = all_games()
+    assert saved.load().game.journal == game.journal  # type: ignore[attr-defined]
+    for text in (out, (saved.folder / "game.recap.md").read_text(encoding="utf-8"),
+                 (saved.folder / "game.recap.html").read_text(encoding="utf-8")):
+        assert simplified_only(text) == [], [line for line in text.splitlines() if simplified_only(line)][:5]
+    code, out = invoke("play", *TEXT, "--seed", "2026", "--lang", "zh-Hant", input="\n".join(typed[:5]) + "\n")
+    assert code == 3 and "輸入結束了，遊戲已保存" in out and simplified_only(out) == []
 
 
 def test_recap_and_games_commands(home: Path) -> None:
