@@ -95,7 +95,7 @@ def ear(inputs: Sequence[str], *, mic: str | None = None, model: Path | None = N
         model = grammar_only(folder, default_cache_dir(cache_dir).parent / "models")
     return open_ear(EarOptions(voice=True, mic=None if mic == "default" else mic, keypad="keypad" in inputs,
                                text="text" in inputs, max_seat=max_seat, model=model, pack=pack,
-                               judge_name=judge_name))
+                               judge_name=judge_name, stdin=stdin))
 
 
 def journal(path: Path | None) -> JournalStore:

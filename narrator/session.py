@@ -32,10 +32,11 @@ from narrator.engine.refusals import DUEL_VOID, Refusal, refuse
 from narrator.engine.roles import Camp, Role
 from narrator.engine.rules import Setup
 from narrator.engine.state import State
-from narrator.hostwords import NotUnderstood, parse
+from narrator.hostwords import NotUnderstood, parse, rules_request
 from narrator.journal import Chain, Header, JournalError, JournalStore, load
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
+from narrator.judge.rules_talk import rules_lines
 from narrator.judge.script import LANGS, Script
 
 __all__ = ["Accepted", "Refused", "Session", "Status", "Submitted"]
@@ -298,6 +299,23 @@ class Session:
                 refusal.code in DUEL_VOID or not _about_explosion(prompt, refusal)):
             return replace(line, to="all")
         return line  # the script's refusals are the host's
+
+    def explain(self, words: str, *, before_start: bool = False) -> list[Line] | Refused | None:
+        """The host asks the judge about the rules ("规则", "规则 女巫") at any prompt: the judge's lines, routed
+        as every front end must — to the table by day, to the host alone at night (the table must not hear the
+        judge talk while eyes are closed) or at a secret prompt; to the table `before_start` (the cards are
+        being dealt, no eye is closed yet). A Refused when the topic is not understood; None when the words
+        are no rules request (then they are an answer). Changes nothing in the game."""
+        prompt = None if before_start else self.prompt
+        try:
+            topic = rules_request(words)
+        except NotUnderstood as exc:
+            refused = self._refused(self.prompt, exc.refusal, False)
+            return replace(refused, line=replace(refused.line, to="all")) if before_start else refused
+        if topic is None:
+            return None
+        secret = not before_start and (self.night or (prompt is not None and prompt.secret))
+        return rules_lines(self.setup, topic, self.lang, night=secret)
 
     def undo(self) -> bool:
         """Take back the last accepted answer (False if there is none). The next take_lines() says the

@@ -148,6 +148,11 @@ def test_seats(text: str, seats: tuple[int, ...]) -> None:
         "不驗",
         "空刀。",
         "空刀了",
+        "过",  # the guard's step: 过 is 空守
+        "没有人退水",  # the sheriff's withdrawals
+        "没人退水",
+        "不退水",
+        "0",  # typed, as on the keypad
     ],
 )
 def test_nobody(text: str) -> None:
@@ -430,6 +435,10 @@ def test_direction(text: str, side: str) -> None:
         ("不要", {YesNo}, YesNo(False)),
         ("七号", ALL_TYPES - {Ballots, VoteResult, SelfExplode}, Seats((7,))),
         ("狼人", {TakeCard, Seats}, TakeCard(W)),
+        ("0", {YesNo}, YesNo(False)),
+        ("0", {VoteResult}, VoteResult(None)),
+        ("十号退水", {Seats}, Seats((10,))),
+        ("十号，三号退出竞选", {Seats}, Seats((10, 3))),
     ],
 )
 def test_accepts_decides(text: str, accepts: set[type], answer: Answer) -> None:
@@ -461,7 +470,8 @@ def test_two_readings_are_ambiguous(text: str, accepts: set[type], reason: str) 
         ("，。 ", {Seats}, NotUnderstood, "没听到内容，请再说一遍。"),
         ("零号", {Seats}, NotUnderstood, "没有零号，请再说一遍座位号。"),
         ("〇号", {Seats}, NotUnderstood, "没有零号，请再说一遍座位号。"),
-        ("0", {Seats}, NotUnderstood, "没有零号，请再说一遍座位号。"),
+        ("0号", {Seats}, NotUnderstood, "没有零号，请再说一遍座位号。"),
+        ("十号退水", {Pass, SelfExplode}, NotUnderstood, "退水要等竞选发言结束以后：那时法官会问有没有人退水。"),
         ("357号", {Seats}, NotUnderstood, "没有这么大的座位号，请再说一遍座位号。"),
         ("一百号", {Seats}, NotUnderstood, "没听懂“百”，请说座位号。"),
         ("刀", {Seats}, NotUnderstood, "没听清座位号，请再说一遍。"),

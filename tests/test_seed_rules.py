@@ -11,7 +11,7 @@ import pytest
 from narrator.engine.roles import Role
 from narrator.engine.rules import CHOICES, NEW_MOON_DECK, Rules, Setup, SetupError
 from narrator.hostwords import NotUnderstood, rules_request
-from narrator.judge.rules_talk import SWITCHES, TOPICS, phrase_key, rules_lines
+from narrator.judge.rules_talk import SWITCHES, TOPICS, opening_lines, phrase_key, rules_lines
 from narrator.judge.script import LANGS, Script
 from narrator.presets import make_setup
 
@@ -55,6 +55,28 @@ def test_every_topic_and_role_has_a_description(lang: str) -> None:
     topics = Script(lang).data["rules_topics"]
     assert set(topics) == {*TOPICS, *(r.value for r in Role)}
     assert {t for t, _ in SWITCHES.values()} <= set(topics)
+
+
+@pytest.mark.parametrize("preset", ["12人预女猎白", "9人预女猎", "12人狼王守卫", "经典12人", "经典8人"])
+def test_a_game_by_the_boards_usual_rules_opens_with_one_sentence(preset: str) -> None:
+    (line,) = opening_lines(make_setup(preset))
+    assert line.to == "all" and line.text == "本局按常规玩法进行，想听全部规则可以问法官。"
+
+
+@pytest.mark.parametrize(("preset", "rules", "said"), [
+    ("12人预女猎白", {"witch_self_save": "always", "speech_seconds": 60}, "女巫可以自救，每人发言六十秒"),
+    ("12人预女猎白", {"sheriff": False}, "没有警长"),
+    ("经典12人", {"sheriff_weight": 1.5}, "警长一票半"),
+    ("12人预女猎守", {"guard_and_save": "lives"}, "同守同救"),
+])
+def test_the_opening_reads_only_the_house_rules(preset: str, rules: dict[str, Any], said: str) -> None:
+    """Only what differs from the board's usual rules, in a few clauses; the full list stays on 规则."""
+    (line,) = opening_lines(make_setup(preset, rules=rules))
+    assert line.text.startswith("本局房规：") and said in line.text and line.text.endswith("可以问法官。")
+    (full,) = rules_lines(make_setup(preset, rules=rules))
+    assert len(line.text) < len(full.text) / 3
+    (hant,) = opening_lines(make_setup(preset, rules=rules), "zh-Hant")
+    assert hant.text.startswith("本局房規：")
 
 
 def test_the_paragraph_says_this_games_switches() -> None:

@@ -263,6 +263,10 @@ def recap(
     from narrator.play.recap_page import print_recap, write_pages
     from narrator.play.run import _title
 
+    if out is not None:
+        from narrator.cli.errors import check_writable
+
+        check_writable(out, make_folder=False, example="recap.html")
     try:
         saved = store.find_game(game)
         session = saved.load()
@@ -273,9 +277,12 @@ def recap(
     print_recap(summary, console)
     page, md = write_pages(summary, saved.recap_stem)
     if out is not None:
-        out.write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+        try:
+            out.write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+        except OSError as exc:
+            raise fail(f"cannot write {out}: {exc.strerror or exc}; choose another file with -o") from exc
         page = out
-    console.print(f"复盘：{page}（以及 {md}）")
+    console.print(summary.labels["copied"].format(page=page, md=md))
 
 
 def register(app: typer.Typer) -> None:

@@ -23,6 +23,9 @@ Readings chosen for inputs that could go either way (each pinned by tests):
 * Text longer than `MAX_CHARS` is refused unread (`words.too_long`): no answer is that long, and a reader
   never spends more than linear time on what it is given. Text holding U+FFFD (bytes that were not
   UTF-8, replaced where they were decoded) is refused as unreadable (`words.unreadable`).
+* A typed "0" alone means what the keypad's 0 means: 没有 (nobody, no, 平安日); "0号" and 零号 are refused.
+* 过 to a seat prompt is nobody (the guard's 过 is 空守); 退水 said where no seat is asked (a candidate
+  during the election speeches) is refused with the hint that the judge asks for withdrawals after them.
 """
 
 from __future__ import annotations
@@ -102,6 +105,10 @@ def parse(text: str, accepts: Iterable[type]) -> Answer:
     chars = clean(text)
     if not chars:
         raise NotUnderstood(refuse("words.empty"))
+    if "".join(c.ch for c in chars) in ("0", "０"):  # the keypad's 0, typed
+        chars = clean("没有")
+    if Seats not in kinds and any(word in "".join(c.ch for c in chars) for word in lex.WITHDRAW):
+        raise NotUnderstood(refuse("words.withdraw_later"))
     found: list[Answer] = []
     strong: list[NotUnderstood] = []
     weak: list[NotUnderstood] = []

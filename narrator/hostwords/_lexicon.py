@@ -39,10 +39,12 @@ SEATS = _lex(
         " 不开枪 不开 放弃 不守 不刀 不杀 不验 不查 不毒 不带 不带人 不选 不连"
         " 撕警徽 撕掉警徽 撕掉 撕 不给 不传"
         # --- modern roles: 魔术师 不换, 梦魇 不恐惧, 猎魔人 不猎, 机械狼 不学, 警长 不放逐 ---
-        " 不换 不交换 不恐惧 不吓 不猎 不狩猎 不猎杀 不学 不学习 不放逐 不发动 不发动技能",
+        " 不换 不交换 不恐惧 不吓 不猎 不狩猎 不猎杀 不学 不学习 不放逐 不发动 不发动技能"
+        # --- 过 skips a step (the guard's 过: 空守); 不退水 at the sheriff's withdrawals ---
+        " 过 过了 跳过 不退水 不退 都不退",
     ),
     ("verb", "刀 杀 验 查 查验 守 守护 毒 带走 开枪 开枪带走 选 选择 连 是 给 传给 交给 移交 移交给 警徽"
-             " 换 交换 恐惧 吓 梦 摄梦 入梦 猎 狩猎 猎杀 学 学习 复制 放逐 决定 发动技能"),
+             " 换 交换 恐惧 吓 梦 摄梦 入梦 猎 狩猎 猎杀 学 学习 复制 放逐 决定 发动技能 退水 退选 退出竞选"),
     _FILLER,
 )
 
@@ -126,3 +128,7 @@ DIRECTION = _lex(
     ("filler", "警长 从 开始 发言 先 边 手"),
     _FILLER,
 )
+
+WITHDRAW = ("退水", "退选", "退出竞选")
+"""A candidate's withdrawal: said where the judge does not ask for it (during the speeches), it gets the hint
+that withdrawals come after the speeches."""

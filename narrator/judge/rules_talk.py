@@ -1,12 +1,15 @@
 """The judge explains the rules (SEED-COVERAGE.md J1, seed 002:62 "玩家在发言时遇到规则上的问题时可以请教法官").
 
-At the start the judge reads this game's house rules in one paragraph (本局规则：女巫不能自救，警长一票半，…),
-built from every switch of `Rules` that matters for the deck. On request ("规则 女巫", "规则 警长") it says what a
-role or a part of the game is, then this game's switches for it. By day that is said to the table; at night
-to the host channel only (the table must not hear the judge talk while eyes are closed).
+At the start the judge reads only the house rules that differ from the board's usual ones (本局房规：女巫可以
+自救 …; `opening_lines`): the usual ones are the modern table's defaults (`Rules()`) or the classic set of the
+经典 boards, whichever this game is closer to; a game played by the usual rules hears one short sentence. The
+full list (本局规则：女巫不能自救，警长一票半，…, every switch that matters for the deck) is said on request: "规则";
+"规则 女巫", "规则 警长" say what a role or a part of the game is, then this game's switches for it. By day that
+is said to the table; at night to the host channel only (the table must not hear the judge talk while eyes are
+closed).
 
-`rules_lines(setup, topic, lang, night=...)` is what a front end calls (the ear's dialogue, the scenario
-runner); `narrator.hostwords.rules_request(text)` recognises the host's words for it.
+`rules_lines(setup, topic, lang, night=...)` is what a front end calls (`Session.explain` routes it);
+`narrator.hostwords.rules_request(text)` recognises the host's words for it.
 """
 
 from __future__ import annotations
@@ -161,6 +164,35 @@ def rules_lines(setup: Setup, topic: str | None = None, lang: str = "zh-Hans", *
     if night:
         return [Line(x.text, "host", x.pieces, x.key, x.pause, x.cue, x.bed) for x in lines]
     return lines
+
+
+def opening_lines(setup: Setup, lang: str = "zh-Hans") -> list[Line]:
+    """What the judge says of the house rules at the start: the switches that matter for this deck and differ
+    from the usual rules (`usual_rules`), or one sentence saying the game is played by the usual rules."""
+    script = Script(lang)
+    names = differing(setup)
+    if not names:
+        return [script.line("events", "game_started.usual_rules")]
+    joiner = str(script.data["house_rules"]["joiner"])
+    said = Joined(joiner, [phrase(script, setup.rules, n) for n in names])
+    return [script.line("events", "game_started.house_rules", rules=said)]
+
+
+def differing(setup: Setup) -> list[str]:
+    """The switches that matter for this deck and are not as the usual rules have them, in SWITCHES order."""
+    usual = usual_rules(setup)
+    return [name for name in SWITCHES if matters(setup, name)
+            and phrase_key(setup.rules, name) != phrase_key(usual, name)]
+
+
+def usual_rules(setup: Setup) -> Rules:
+    """The board's usual rules: the modern defaults or the classic set (经典 boards), whichever this game's
+    switches are closer to."""
+    from narrator.presets import classic_rules
+
+    candidates = (Rules(), Rules().with_overrides(classic_rules()))
+    return min(candidates, key=lambda usual: sum(getattr(usual, f.name) != getattr(setup.rules, f.name)
+                                                 for f in fields(Rules)))
 
 
 def paragraph(script: Script, rules: Rules, names: list[str]) -> Line:

@@ -11,17 +11,18 @@ from narrator.engine.roles import Role
 from narrator.engine.rules import Setup
 from narrator.engine.state import State
 from narrator.judge.lines import Line
-from narrator.judge.rules_talk import rules_lines
+from narrator.judge.rules_talk import opening_lines
 from narrator.judge.script import Script, Seat
 
 VOTES = frozenset({"sheriff.vote", "vote.exile", "pk.vote"})
 
 
 def started(script: Script, e: ev.GameStarted) -> list[Line]:
-    """After the welcome: this game's house rules to the table (J1), then to the host the set-up advice of the
-    seeds (A13, A14) and the gesture conventions (C8, B15b)."""
+    """After the welcome: the house rules that differ from the board's usual ones to the table (J1; the full
+    list on 规则), then to the host the set-up advice of the seeds (A13, A14) and the gesture conventions
+    (C8, B15b)."""
     setup = Setup(e.players, e.deck, e.rules)
-    out = rules_lines(setup, None, script.lang)
+    out = opening_lines(setup, script.lang)
     for code in setup.warnings():
         out.append(script.line("events", "game_started.warning", warning=script.data["warnings"][code]))
     cards = set(e.deck)

@@ -15,10 +15,11 @@ and returns its `Accepted` (None once the game is over or every input has ended)
   without 对, whatever the policy.
 * **撤销** takes back the last accepted answer (`Session.undo`) and asks that prompt again; with a read-back
   waiting it drops that answer instead. **重复** says the last line again. **暂停** / **继续** hold the
-  reminders.
+  reminders; an answer typed or keyed while paused is kept ("记下了") and taken after 继续.
 * Refused answers (not understood, or illegal) get their reason said and change nothing. Where the reason
   is said is the Session's rule (`Session.refusal_line`): by day at an open prompt to the table, but a
   refused 自爆 / 过 at a speech to the host alone ("七号不是狼人，不能自爆" would out a good player).
+* "规则 …" at any prompt has the judge explain the rules (`Session.explain`, which routes the lines).
 * A silent host hears the question again after `ask_again_s`, then `remind` every `remind_s`.
 * Nothing heard is never an answer.
 
@@ -42,7 +43,7 @@ from narrator.judge.lines import Line
 from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
 from narrator.listen.grammar import UNK, Pack, load_pack
-from narrator.session import Session
+from narrator.session import Refused, Session
 
 IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
 IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
@@ -110,6 +111,8 @@ class Dialogue:
         self.script: Script = session.judge.script
         self.last: list[Line] = []
         self.paused = False
+        self.held: list[Heard] = []
+        """Answers typed or keyed while paused: answered in turn after 继续."""
 
     # ---- saying ---------------------------------------------------------------------------------------
 
@@ -167,7 +170,8 @@ class Dialogue:
                 self.last = self.question(prompt)
             wait = None if self.paused else (self.cfg.ask_again_s if reminders == 0 else self.cfg.remind_s)
             timeout = None if wait is None else max(0.0, wait - (self.clock.now() - silent_since))
-            heard = self.ear.listen(prompt, self.session.setup.players, timeout)
+            held = self.held.pop(0) if self.held and not self.paused else None
+            heard = held or self.ear.listen(prompt, self.session.setup.players, timeout)
             if heard is None:
                 if self._ended():
                     return None
@@ -210,6 +214,9 @@ class Dialogue:
             if control == "resume":
                 self.paused = False
                 self.own("resumed", prompt)
+            elif control is None and heard.source in ("text", "keypad"):  # typed on purpose: kept, not lost
+                self.held.append(heard)
+                self.own("held", prompt)
             return _Pending(pending)
         if control == "repeat":
             for line in self.last or []:
@@ -236,6 +243,13 @@ class Dialogue:
                 self.own("dropped", prompt)
                 return _Pending(None)
             return self._submit(pending, prompt)
+        explained = self.session.explain(text)  # 规则 …: the Session routes the judge's lines
+        if explained is not None:
+            lines = [explained.line] if isinstance(explained, Refused) else explained
+            for line in lines:
+                self.say(line, prompt, remember=False)
+            self.last = lines
+            return _Pending(pending)
         text = self._strip_deny(text)
         try:
             answer = parse(text, prompt.accepts)

@@ -35,6 +35,8 @@ class EarOptions:
     trailing_s: float = 0.4
     echo_tail_s: float = ECHO_TAIL_S
     max_seat: int = 18
+    stdin: Any = None
+    """The typed text's stream (default sys.stdin; the host's console passes its own input line)."""
 
 
 def voice_parts(opts: EarOptions) -> tuple[Recognizer, Grammar, Endpointer]:
@@ -77,7 +79,7 @@ def open_ear(opts: EarOptions) -> First:
     if opts.keypad:
         ears.append(KeypadEar())
     if opts.text:
-        ears.append(TextEar(sys.stdin))
+        ears.append(TextEar(opts.stdin or sys.stdin))
     if not ears:
         raise ListenError("nothing to listen with: use the microphone, --keypad or --text")
     return First(ears)

@@ -1,10 +1,23 @@
 """The host's console: the judge's lines as they are said, and (on a terminal) a live panel with the seats
-(alive / dead, the roles the judge knows), the potions, the badge, the current prompt, what was heard and
-the last refusal. Host-only information: it is drawn on the host's screen and never spoken or sent to the
-table's speaker."""
+(alive / dead, the cards the judge knows), the potions, the badge, the question waiting — in words, with
+the line that asked it —, what was heard for each answer, the last refusal, and the line the host is typing.
+Host-only information: it is drawn on the host's screen and never spoken or sent to the table's speaker.
+
+On a terminal the panel is a rich `Live` region at the bottom. Typed text is read by `TypedLine` (the
+terminal in cbreak mode, no echo) and drawn inside the panel on its own input line, so the terminal never
+echoes into the region the panel redraws: no fragments of old panels in the scrollback, and a redraw never
+overwrites what the host is typing. Everything is written in the game's script (zh-Hant in 繁體).
+"""
 
 from __future__ import annotations
 
+import codecs
+import contextlib
+import os
+import select
+import sys
+import threading
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
@@ -15,39 +28,134 @@ from rich.table import Table
 from rich.text import Text
 
 from narrator.judge.lines import Line
+from narrator.judge.script import Script
 from narrator.play.ears import Heard
 from narrator.play.loop import View
+from narrator.zh import to_script
 
 if TYPE_CHECKING:
     from narrator.session import Session
 
+WORDS_HANS = {
+    "host": "主持人", "title": "主持人（只给主持人看）", "heard": "听到", "refused": "没接受", "asked": "问",
+    "antidote": "解药", "poison": "毒药", "over": "结束", "typing": "输入", "typing_hint": "（打字回答，回车确认）",
+    "badge": "警",
+}
+"""The console's own words, written once in 简体 and shown in the game's script."""
 
-def line_printer(console: Console) -> Any:
+
+def console_words(lang: str) -> dict[str, str]:
+    return {key: to_script(text, lang) for key, text in WORDS_HANS.items()}
+
+
+def line_printer(console: Console, lang: str = "zh-Hans") -> Any:
+    host = console_words(lang)["host"]
+
     def show(line: Line) -> None:
         if line.to == "host":
-            console.print(f"  [dim]🎧 主持人：{escape(line.text)}[/dim]")
+            console.print(f"  [dim]🎧 {host}：{escape(line.text)}[/dim]")
         else:
             console.print(f"🔊 {escape(line.text)}")
 
     return show
 
 
+class TypedLine:
+    """The host's typed answers from a terminal, one line each, read key by key without the terminal's echo
+    (cbreak mode, restored on close): an iterable of lines for `TextEar`, whose line being typed (`buffer`)
+    the console draws. Backspace rubs out a character, Ctrl-U the line; Enter hands the line over; Ctrl-D
+    on an empty line ends the input. UTF-8 (an input method's Chinese) is decoded as it comes."""
+
+    def __init__(self, fd: int, on_change: Callable[[str], None]) -> None:
+        self.fd, self.on_change = fd, on_change
+        self.buffer = ""
+        self._closed = threading.Event()
+        self._old: Any = None
+
+    def __iter__(self) -> Iterator[str]:
+        import termios
+        import tty
+
+        self._old = termios.tcgetattr(self.fd)
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        try:
+            tty.setcbreak(self.fd)
+            while not self._closed.is_set():
+                ready, _, _ = select.select([self.fd], [], [], 0.2)
+                if not ready:
+                    continue
+                data = os.read(self.fd, 64)
+                if not data or (data == b"\x04" and not self.buffer):
+                    return
+                for ch in decoder.decode(data):
+                    line = self.key(ch)
+                    if line is not None:
+                        yield line + "\n"
+        finally:
+            self.restore()
+
+    def key(self, ch: str) -> str | None:
+        """One character typed; the finished line on Enter."""
+        if ch in "\r\n":
+            line, self.buffer = self.buffer, ""
+            self.on_change(self.buffer)
+            return line
+        if ch in "\x7f\x08":
+            self.buffer = self.buffer[:-1]
+        elif ch == "\x15":
+            self.buffer = ""
+        elif ch.isprintable():
+            self.buffer += ch
+        self.on_change(self.buffer)
+        return None
+
+    def restore(self) -> None:
+        if self._old is not None:
+            import termios
+
+            with contextlib.suppress(OSError, termios.error):
+                termios.tcsetattr(self.fd, termios.TCSADRAIN, self._old)
+            self._old = None
+
+    def close(self) -> None:
+        self._closed.set()
+
+
 class HostConsole(View):
     """Prints lines, alerts and refusals; with `live`, keeps a status panel at the bottom of the screen."""
 
-    def __init__(self, console: Console | None = None, live: bool | None = None) -> None:
+    def __init__(self, console: Console | None = None, live: bool | None = None, lang: str = "zh-Hans") -> None:
         self.console = console or Console(highlight=False)
         self.use_live = self.console.is_terminal if live is None else live
+        self.lang = lang
+        self.words = console_words(lang)
+        self.script = Script(lang)
         self.heard_text = ""
         self.refusal = ""
         self.status: Any = None
         self.players = 0
-        self.prompt = ""
+        self.doing = ""
+        self.asked = ""
+        self.typing: str | None = None
+        """The line being typed (None: typed text is not read by this console)."""
         self._live: Live | None = None
+        self._lock = threading.RLock()
+
+    def typed_input(self) -> TypedLine | None:
+        """The typed text's stream, drawn in the panel: only with the live panel on a terminal."""
+        if not self.use_live or not sys.stdin.isatty():
+            return None
+        self.typing = ""
+        return TypedLine(sys.stdin.fileno(), self._typed)
+
+    def _typed(self, buffer: str) -> None:
+        self.typing = buffer
+        self._refresh()
 
     def start(self) -> None:
         if self.use_live and self._live is None:
-            self._live = Live(self.render(), console=self.console, refresh_per_second=4, transient=True)
+            self._live = Live(self.render(), console=self.console, auto_refresh=False, transient=True,
+                              redirect_stdout=True, redirect_stderr=True)
             self._live.start()
 
     def stop(self) -> None:
@@ -56,12 +164,14 @@ class HostConsole(View):
             self._live = None
 
     def line(self, line: Line) -> None:
-        return None  # the mouth prints the lines it says
+        if line.text and not line.key.startswith(("refusals.", "listening.")):
+            self.asked = line.text  # the judge's last line before the host answers is the question
+            self._refresh()  # the mouth prints the lines it says
 
     def heard(self, heard: Heard) -> None:
         self.heard_text = heard.text
-        if not self.use_live:
-            self.console.print(f"  [green]👂 {escape(heard.text)}[/green]")
+        self.refusal = ""
+        self.console.print(f"  [green]👂 {escape(heard.text)}[/green]")
         self._refresh()
 
     def refused(self, text: str) -> None:
@@ -69,45 +179,52 @@ class HostConsole(View):
         self._refresh()
 
     def alert(self, text: str) -> None:
-        self.console.print(f"[bold yellow]⚠ {escape(text)}[/bold yellow]")
+        self.console.print(f"[bold yellow]⚠ {escape(to_script(text, self.lang))}[/bold yellow]")
         self._refresh()
 
     def update(self, session: Session) -> None:
-        self.status = session.status()
+        from narrator.play.lines import where_text
+
+        s = self.status = session.status()
         self.players = session.setup.players
         prompt = session.prompt
-        self.prompt = prompt.kind if prompt else ""
+        self.doing = where_text(self.script, prompt, s.night, s.day, s.phase) if prompt else self.words["over"]
         self._refresh()
 
     def _refresh(self) -> None:
-        if self._live is not None:
-            self._live.update(self.render())
+        with self._lock:
+            if self._live is not None:
+                self._live.update(self.render(), refresh=True)
 
     def render(self) -> Any:
         s = self.status
-        if s is None:
-            return Text("")
-        from narrator.engine.roles import Role
-
-        table = Table.grid(padding=(0, 1))
-        for _ in range(self.players):
-            table.add_column(justify="center")
-        seats, roles = [], []
-        for seat in range(1, self.players + 1):
-            dead = seat in s.dead
-            badge = "★" if s.sheriff == seat else ""
-            seats.append(Text(f"{seat}{badge}", style="dim strike" if dead else "bold"))
-            role = s.roles.get(seat)
-            roles.append(Text(role.zh if isinstance(role, Role) else "·", style="dim" if dead else ""))
-        table.add_row(*seats)
-        table.add_row(*roles)
-        potions = "  ".join(f"{name}{'✓' if ok else '✗'}" for name, ok in
-                            (("解药", "antidote" in s.potions), ("毒药", "poison" in s.potions)))
-        where = {"night": f"第{s.night}夜", "day": f"第{s.day}天", "over": "结束"}.get(s.phase, s.phase)
-        info = Text.assemble((f"{where}  ", "cyan"), (f"等：{self.prompt}  ", "bold"), (potions, "magenta"))
-        rows: list[Any] = [table, info]
+        W = self.words
+        rows: list[Any] = []
+        if s is not None:
+            table = Table.grid(padding=(0, 1))
+            for _ in range(self.players):
+                table.add_column(justify="center")
+            seats, roles = [], []
+            for seat in range(1, self.players + 1):
+                dead = seat in s.dead
+                badge = W["badge"] if s.sheriff == seat else ""
+                seats.append(Text(f"{seat}{badge}", style="dim strike" if dead else "bold"))
+                role = s.roles.get(seat)
+                roles.append(Text(self.script.role(role.value) if role is not None else "·",
+                                  style="dim" if dead else ""))
+            table.add_row(*seats)
+            table.add_row(*roles)
+            potions = "  ".join(f"{W[name]}{'✓' if name in s.potions else '✗'}" for name in ("antidote", "poison"))
+            rows += [table, Text.assemble((f"{self.doing}  ", "bold cyan"), (potions, "magenta"))]
+        if self.asked:
+            rows.append(Text(f"{W['asked']}：{self.asked}", style="bold"))
         if self.heard_text:
-            rows.append(Text(f"听到：{self.heard_text}", style="green"))
+            rows.append(Text(f"{W['heard']}：{self.heard_text}", style="green"))
         if self.refusal:
-            rows.append(Text(f"没接受：{self.refusal}", style="red"))
-        return Panel(Group(*rows), title="主持人（只给主持人看）", border_style="blue")
+            rows.append(Text(f"{W['refused']}：{self.refusal}", style="red"))
+        if self.typing is not None:
+            rows.append(Text.assemble((f"{W['typing']} › ", "bold"), (self.typing, ""), ("▏", "blink"),
+                                      ("" if self.typing else f"  {W['typing_hint']}", "dim")))
+        if not rows:
+            return Text("")
+        return Panel(Group(*rows), title=W["title"], border_style="blue")

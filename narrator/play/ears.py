@@ -31,9 +31,12 @@ class GuardedEar:
     def __init__(self, ear: Ear, interrupts: Interrupts, *, poll_s: float = 0.2, retry_s: float = 2.0,
                  on_lost: Callable[[DeviceLost], None] | None = None,
                  on_back: Callable[[str], None] | None = None,
-                 on_pause: Callable[[], None] | None = None, now: Callable[[], float] = time.monotonic) -> None:
+                 on_pause: Callable[[], None] | None = None, now: Callable[[], float] = time.monotonic,
+                 on_heard: Callable[[Heard], None] | None = None) -> None:
         self.ear, self.interrupts, self.poll_s, self.retry_s = ear, interrupts, poll_s, retry_s
         self.on_lost, self.on_back, self.on_pause, self.now = on_lost, on_back, on_pause, now
+        self.on_heard = on_heard
+        """Told each thing the host said, typed or keyed, once (the console shows what was heard)."""
         self.dialogue: Any = None
         """The dialogue listening through this ear: its `paused` tells when a Ctrl-C pause is over."""
         self._pause_sent = False
@@ -71,6 +74,8 @@ class GuardedEar:
             wait = self.poll_s if left is None else max(0.0, min(self.poll_s, left))
             heard = self.ear.listen(prompt, max_seat, wait)
             if heard is not None:
+                if self.on_heard:
+                    self.on_heard(heard)
                 return heard
             if self.ended() or (left is not None and left <= wait):
                 return None

@@ -30,7 +30,7 @@ from narrator.play import lines as play_lines
 from narrator.play.ears import GuardedEar, Heard, InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.mouth import DeviceLost, Mouth
-from narrator.session import Session
+from narrator.session import Refused, Session
 
 PAUSED = "Ctrl-C：已暂停。说或输入“继续”接着玩；再按一次 Ctrl-C 保存并退出。"
 
@@ -144,7 +144,7 @@ class Live:
     def guarded(self) -> GuardedEar:
         return GuardedEar(self.ear, self.interrupts, poll_s=self.poll_s, retry_s=self.retry_s,
                           on_lost=self._mic_lost, on_back=self._back, on_pause=lambda: self.view.alert(PAUSED),
-                          now=self.now)
+                          now=self.now, on_heard=self.view.heard)
 
     def _back(self, which: str) -> None:
         told = self._told("device_back", which)
@@ -157,7 +157,6 @@ class Live:
         while True:
             heard = ear.listen(prompt, self.session.setup.players, timeout_s=None)
             if heard is not None:
-                self.view.heard(heard)
                 return heard
             if ear.ended():
                 raise InputEnded()
@@ -187,7 +186,10 @@ class Live:
                 continue
             if text in words:
                 return
-            self.speak([play_lines.message(self.script, "not_started")])
+            explained = self.session.explain(text, before_start=True)  # 规则 … while the cards are dealt
+            if isinstance(explained, Refused):
+                explained = [explained.line]
+            self.speak(explained or [play_lines.message(self.script, "not_started")])
 
     def say_where(self) -> None:
         status = self.session.status()
@@ -272,7 +274,6 @@ class Live:
                 if ear.ended():
                     raise InputEnded()
                 return None
-            self.view.heard(heard)
             control = dialogue.pack.control(heard.text.strip())
             if control in ("pause", "resume"):
                 return control

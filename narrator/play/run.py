@@ -20,6 +20,7 @@ from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
 from narrator.play.paths import games_dir
 from narrator.play.store import SavedGame
 from narrator.session import Session
+from narrator.zh import to_script
 
 LIVE_REMEMBERED_PIECES = 48
 """Decoded voice pieces a live game keeps in memory (the seat numbers and the phrases of one step)."""
@@ -80,8 +81,8 @@ class Wiring:
 
     def check(self, players: int | None = None) -> None:
         """Every device and input this game needs, before the first line (and before a game is saved): the
-        grammar pack and the read-back policy; given the number of `players`, the ear is opened here too,
-        so a phrase the speech model cannot say stops the game before it starts."""
+        grammar pack and the read-back policy; given the number of `players`, a listening ear is opened here
+        too, so a phrase the speech model cannot say stops the game before it starts."""
         from narrator.listen.dialogue import READ_BACK
         from narrator.listen.grammar import PackError, load_pack
 
@@ -111,7 +112,7 @@ class Wiring:
                 check_device(self.mic, "麦克风", needs_input=True)
         except DeviceProblem as exc:
             raise StartProblem(str(exc)) from exc
-        if players is not None:
+        if players is not None and "voice" in self.inputs:  # the model's words, checked before any line
             self.opened = self.ear(players)
 
     def model_folder(self) -> Path | None:
@@ -127,8 +128,9 @@ class Wiring:
                 return None
         return Path(self.model)
 
-    def ear(self, players: int) -> Any:
-        """Every input asked for, started (narrator.bootstrap); the first complete answer wins."""
+    def ear(self, players: int, stdin: Any = None) -> Any:
+        """Every input asked for, started (narrator.bootstrap); the first complete answer wins. `stdin`: where
+        typed text comes from (default the standard input)."""
         from narrator import bootstrap
         from narrator.listen.base import ListenError
 
@@ -137,12 +139,12 @@ class Wiring:
         try:
             return bootstrap.ear(self.inputs, mic=self.mic, model=self.model_folder(), pack=self.pack,
                                  judge_name=self.judge_name,
-                                 max_seat=max(players, 12), cache_dir=self.cache_dir)
+                                 max_seat=max(players, 12), cache_dir=self.cache_dir, stdin=stdin)
         except ListenError as exc:
             raise StartProblem(str(exc)) from exc
 
     def mouth(self, console: Console, seed: int, lang: str) -> Mouth:
-        printer = line_printer(console)
+        printer = line_printer(console, lang)
         if self.table == "none":
             return PrintMouth(printer)
         from narrator import bootstrap
@@ -195,7 +197,10 @@ def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None
     `saved`: a game resumed (its Session holds the game's lock); `new`: a new game, saved from 开始 on.
     The Session is closed (its lock released) on the way out."""
     console = console or Console(highlight=False, soft_wrap=True)
-    view = HostConsole(console, live=wiring.live_console)  # None: the live panel on a terminal only
+    view = HostConsole(console, live=wiring.live_console, lang=session.lang)  # None: live on a terminal only
+    # Typed text drawn in the live panel; not when a listening ear was opened already (it reads stdin itself).
+    typed = (view.typed_input() if "text" in wiring.inputs and "keypad" not in wiring.inputs
+             and wiring.opened is None else None)
     from concurrent.futures import ThreadPoolExecutor
 
     from narrator import bootstrap
@@ -214,7 +219,7 @@ def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None
     # side; the judge's first line waits only for the mouth.
     try:
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="narrator-start") as pool:
-            ear_job = pool.submit(wiring.ear, session.setup.players)
+            ear_job = pool.submit(wiring.ear, session.setup.players, typed)
             mouth_job = pool.submit(wiring.mouth, console, session.seed, session.lang)
             try:
                 mouth = mouth_job.result()
@@ -222,7 +227,7 @@ def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None
                 _close_when_done(ear_job)
                 raise
             # The judge starts speaking (the cards to deal) while the ear may still be loading (unless
-            # `Wiring.check(players)` opened it already, as `play` and `resume` do).
+            # `Wiring.check(players)` opened it already, as `play` and `resume` do for voice).
             ear = LazyEar(ear_job)
             config = DialogueConfig(pack=wiring.pack, read_back=wiring.read_back)  # type: ignore[arg-type]
             live = Live(session, mouth, ear, view=view, config=config,
@@ -235,17 +240,20 @@ def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None
                 view.stop()
                 mouth.close()
                 ear.close()
+                if typed is not None:
+                    typed.close()
     finally:
         session.close()
     saved = game[0]
     if outcome.code == 0 and saved is not None:
         finish(session, saved, console)
     elif saved is None:
-        console.print("游戏还没有开始（没听到“开始”），没有保存。")
+        console.print(to_script("游戏还没有开始（没听到“开始”），没有保存。", session.lang))
     else:
         why = {3: "输入结束了", 130: "已暂停退出", 143: "收到 SIGTERM", 129: "终端断开了（SIGHUP）"}.get(
             outcome.code, outcome.reason)
-        console.print(f"{why}，游戏已保存。继续这局：[bold]{saved.resume_command}[/bold]")
+        told = to_script(f"{why}，游戏已保存。继续这局：", session.lang)
+        console.print(f"{told}[bold]{saved.resume_command}[/bold]")
     return outcome
 
 
@@ -293,9 +301,11 @@ def finish(session: Session, saved: SavedGame, console: Console) -> None:
     try:
         page, md = write_pages(recap, saved.recap_stem)
     except OSError as exc:  # the game is saved; only its pages could not be written
-        console.print(f"复盘没能保存到 {saved.folder}：{exc.strerror or exc}（`narrator recap {saved.id}` 以后再写）")
+        why = exc.strerror or exc
+        console.print(to_script(f"复盘没能保存到 {saved.folder}：{why}（`narrator recap {saved.id}` 以后再写）",
+                                session.lang))
         return
-    console.print(f"复盘已保存：{page}（以及 {md.name}）")
+    console.print(recap.labels["saved"].format(page=page, md=md.name))
 
 
 def _title(saved: SavedGame) -> str:

@@ -30,10 +30,8 @@ from narrator.engine.game import Game
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Role, role_named
 from narrator.engine.rules import Setup, SetupError
-from narrator.hostwords import NotUnderstood, rules_request
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
-from narrator.judge.rules_talk import rules_lines
 from narrator.judge.script import Script
 from narrator.presets import make_setup
 from narrator.session import Refused, Session
@@ -272,18 +270,14 @@ class Run:
         return self.check(session.game)
 
     def explain(self, session: Session, words: str, wanted: object) -> Output | None:
-        """`[rules, 规则 女巫]`: the judge explains a rule (by day to the table, at night to the host only)."""
-        state = session.game.state
-        night = state.night > state.day
-        try:
-            topic = rules_request(words)
-        except NotUnderstood as exc:
-            line = self.said_by.script.refusal(exc.refusal)
-            kind = session.prompt.kind if session.prompt is not None else ""
-            return self.refused(words, Refused(kind, exc.refusal, line, understood=False), wanted)
-        if topic is None:
+        """`[rules, 规则 女巫]`: the judge explains a rule (routed by the Session: by day to the table, at night
+        to the host only)."""
+        said = session.explain(words)
+        if isinstance(said, Refused):
+            return self.refused(words, said, wanted)
+        if said is None:
             return self.fail(2, f"answer {self.answer_no} (rules): {words!r} is not a rules request (say 规则 …)")
-        for line in rules_lines(self.scenario.setup, topic, self.lang, night=night):
+        for line in said:
             self.emit_line(line)
         return None
 

@@ -2,9 +2,12 @@
 
 espeak-ng 1.51 (Debian 12) has two Mandarin voices: `cmn` reads Chinese characters as pinyin spelled in
 English (`espeak-ng -v cmn -x 天黑` gives `(en)tja55nw'055n …`, a switch to English), `cmn-latn-pinyin`
-speaks Mandarin (`th'iE55n X'ei55`). Other voices (`klingon`, `hak`) say "Chinese letter" for every
-character. So a voice is judged by what it does: it must exist, and its phonemes of a Chinese probe line
-must not switch language (no `(xx)` mark). Every answer is cached per program for the process.
+speaks Mandarin (`th'iE55n X'ei55`). Other voices say "Chinese letter" for every character, some with a
+switch (`klingon`, `hak`: `(en)tS'aIni:z(hak)l'et@`), some without one (`en`, `de`: `tS'aIni:zl,Et3` for
+every character). So a voice is judged by what it does, whatever its name: it must exist, and its phonemes
+of a Chinese probe line must not switch language (no `(xx)` mark) and must tell the characters apart (a
+reader that says one word for every character is not reading them). Every answer is cached per program for
+the process.
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ PREFERRED = ("cmn-latn-pinyin", "cmn", "yue")
 PROBE = "天黑请闭眼，预言家请睁眼"
 """A Chinese line a usable voice must read without switching language."""
 _SWITCH = re.compile(r"\([a-z][a-z0-9-]*\)", re.IGNORECASE)
+_WORD = re.compile(r"[\s_|]+")
+ALIKE = "alike"
+"""`switch`'s mark for a voice that says the same word for every character ("Chinese letter")."""
 _VERSION = re.compile(r"text-to-speech:\s*(\S+)")
 _TIMEOUT_S = 15.0
 
@@ -83,13 +89,18 @@ def phonemes(voice: str, text: str, program: str = "espeak-ng") -> str:
 
 
 def switch(voice: str, program: str = "espeak-ng") -> str | None:
-    """The first language switch ("(en)") in the voice's phonemes of a Chinese line, "" if it could not
-    read it at all, None if it reads Chinese as Chinese."""
+    """The first language switch ("(en)") in the voice's phonemes of a Chinese line, `ALIKE` if they do not
+    tell its characters apart (fewer different words than half its different characters), "" if it could
+    not read it at all, None if it reads Chinese as Chinese."""
     said = phonemes(voice, PROBE, program)
     if not said:
         return ""
     found = _SWITCH.search(said)
-    return found.group(0) if found else None
+    if found:
+        return found.group(0)
+    words = set(_WORD.split(said)) - {""}
+    characters = set(PROBE) - set("，")
+    return ALIKE if len(words) * 2 < len(characters) else None
 
 
 def reads_chinese(voice: str, program: str = "espeak-ng") -> bool:
@@ -113,7 +124,8 @@ def problem(voice: str, program: str = "espeak-ng") -> str | None:
     if variant and variant.lower() not in variants(program):
         return f"espeak-ng has no variant {variant!r} (see `espeak-ng --voices=variant`)"
     if mark is not None:
-        how = f"`espeak-ng -v {voice} -x` switches to {mark}" if mark else "it says nothing for them"
+        how = (f"`espeak-ng -v {voice} -x` says one word for every character" if mark == ALIKE
+               else f"`espeak-ng -v {voice} -x` switches to {mark}" if mark else "it says nothing for them")
         return (f"espeak-ng voice {voice!r} does not speak Chinese characters ({how}); "
                 f"choose one of: {usable}")  # fmt: skip
     return None

@@ -131,12 +131,14 @@ def test_silence_asks_again_then_reminds_and_repeat_says_the_last_line() -> None
 
 
 def test_pause_holds_answers_and_reminders_until_go_on() -> None:
+    """Talk at the table while paused is not an answer; an answer typed on purpose is kept, said, and taken
+    after 继续."""
     session, deal = table()
     auto_until(session, deal, "wolves.kill")
-    d, _, said = dialogue(session, ["暂停", "七号", "继续", "八号"])
+    d, _, said = dialogue(session, ["暂停", voice(("八号", 100.0)), "七号", "继续", "八号"])
     assert isinstance(d.answer(), Accepted)
-    assert session.answers[-1] == ("wolves.kill", Seats((8,)))
-    assert said.host() == ["已暂停，说“继续”接着进行。", "继续。"]
+    assert session.answers[-1] == ("wolves.kill", Seats((7,)))
+    assert said.host() == ["已暂停，说“继续”接着进行。", "暂停中：这个回答记下了，说“继续”以后再处理。", "继续。"]
 
 
 def test_nothing_heard_is_never_an_answer_and_an_ended_ear_returns_none() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from narrator.sim.scenario import Scenario
+from narrator.zh import to_hans, to_hant
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
@@ -15,3 +16,9 @@ SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 def demo_scenario() -> Scenario:
     text = resources.files("narrator.data").joinpath("demo.yaml").read_text(encoding="utf-8")
     return Scenario.from_dict(yaml.safe_load(text), name="demo")
+
+
+def simplified_only(text: str) -> list[str]:
+    """The characters of `text` a 繁體 reader would not write: simplified forms whose traditional form differs
+    (号, 复), not traditional characters that have a simplified form (癡)."""
+    return sorted({ch for ch in text if "\u4e00" <= ch <= "\u9fff" and to_hant(ch) != ch and to_hans(ch) == ch})

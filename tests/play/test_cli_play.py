@@ -7,12 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from play_testkit import demo_scenario
+from play_testkit import demo_scenario, simplified_only
 from typer.testing import CliRunner
 
 from narrator.cli.main import app
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
+from narrator.zh import to_hant
 
 TEXT = ["--input", "text", "--table-device", "none"]
 
@@ -120,6 +121,44 @@ def test_undo_repeat_and_refusals_in_text(home: Path) -> None:
     assert saved.load().game.journal == game.journal  # type: ignore[attr-defined]
 
 
+def test_rules_and_natural_host_words_at_every_prompt(home: Path) -> None:
+    """规则 … is answered where it is asked — to the table before the start and by day, to the host alone at
+    night — and changes nothing; 没有人退水 is an answer, 五号退水 during the speeches gets the hint."""
+    words, game = demo_words()
+    kill, withdraw = words.index("七号"), words.index("没有")
+    first_speech = words.index("过")
+    assert words[first_speech - 1] == "三号 五号 八号"  # the election's first speech
+    noisy = ["规则 女巫", *words[:kill], "规则 女巫", *words[kill:first_speech], "五号退水",
+             *words[first_speech:withdraw], "规则 警长", "没有人退水", *words[withdraw + 1:]]
+    code, out = invoke("play", *TEXT, "--seed", "2026", input="\n".join(noisy) + "\n")
+    assert code == 0, out
+    witch = "女巫有一瓶解药和一瓶毒药，每种整局只能用一次"
+    said = [line for line in out.splitlines() if witch in line]
+    assert len(said) == 2 and said[0].startswith("🔊") and "🎧" in said[1], said  # before the start; night 1
+    assert any(line.startswith("🔊 警长发言最后") for line in out.splitlines()), out  # by day, aloud
+    assert "退水要等竞选发言结束以后：那时法官会问有没有人退水。" in out
+    [saved] = all_games()
+    assert saved.load().game.journal == game.journal  # type: ignore[attr-defined]
+
+
+def test_a_traditional_game_is_traditional_on_the_console_and_in_the_recap(home: Path) -> None:
+    """--lang zh-Hant: every line printed (the judge's, the host's console, the recap, the messages) and the
+    saved recap pages hold no 简体-only character; the host types in 繁體 too. A game stopped half-way says
+    so in 繁體."""
+    words, game = demo_words()
+    typed = [to_hant(w) for w in words]
+    code, out = invoke("play", *TEXT, "--seed", "2026", "--lang", "zh-Hant", input="\n".join(typed) + "\n")
+    assert code == 0, out
+    assert "六號" in out and "復盤已保存" in out
+    [saved] = all_games()
+    assert saved.load().game.journal == game.journal  # type: ignore[attr-defined]
+    for text in (out, (saved.folder / "game.recap.md").read_text(encoding="utf-8"),
+                 (saved.folder / "game.recap.html").read_text(encoding="utf-8")):
+        assert simplified_only(text) == [], [line for line in text.splitlines() if simplified_only(line)][:5]
+    code, out = invoke("play", *TEXT, "--seed", "2026", "--lang", "zh-Hant", input="\n".join(typed[:5]) + "\n")
+    assert code == 3 and "輸入結束了，遊戲已保存" in out and simplified_only(out) == []
+
+
 def test_recap_and_games_commands(home: Path) -> None:
     code, out = invoke("games")
     assert code == 0 and "还没有保存的游戏" in out
@@ -131,7 +170,7 @@ def test_recap_and_games_commands(home: Path) -> None:
     (saved.folder / "game.recap.html").unlink()
     code, out = invoke("recap", saved.id[:8], "-o", str(home / "copy.html"))
     assert code == 0, out
-    assert "第一天 警长投票：3号当选警长" in out and "11号 │ 狼人" in out
+    assert "第一天 警长投票：三号当选警长" in out and "十一号 │ 狼人" in out
     assert (saved.folder / "game.recap.html").exists() and (home / "copy.html").exists()
     code, out = invoke("recap", "nope")
     assert code == 2 and "没有叫 nope 的游戏" in out

@@ -1,9 +1,27 @@
-"""The host's console panel: seats (alive / dead, known cards, the badge), potions, the question waiting,
-what was heard and the last refusal. It is drawn on the host's screen only."""
+"""The host's console: seats (alive / dead, known cards, the badge), potions, the question waiting in words,
+what was heard for every answer, the last refusal, the line being typed — on the host's screen only, in the
+game's script. Played for real in a pseudo-terminal (read back through a terminal emulator, pyte) as a host
+at a terminal would: the panel never smears into the scrollback and never overwrites what is typed."""
 
 from __future__ import annotations
 
-from play_testkit import demo_scenario
+import os
+import pty
+import re
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from collections.abc import Callable
+from fcntl import ioctl
+from pathlib import Path
+
+import pyte
+import pytest
+from play_testkit import demo_scenario, simplified_only
 from rich.console import Console
 
 from narrator.play.console import HostConsole
@@ -11,24 +29,134 @@ from narrator.play.ears import Heard
 from narrator.play.scripted import host_script
 from narrator.session import Session
 
+IDS = re.compile(r"\b[a-z_]+\.[a-z_]+\b")
+"""A prompt kind ("speech.end", "sheriff.order"): never shown to the host."""
+
+
+def panel_after(words: int, lang: str = "zh-Hans") -> tuple[Session, str]:
+    scripted = host_script(demo_scenario())
+    session = Session(scripted.game.setup, scripted.game.seed, lang=lang)
+    view = HostConsole(Console(record=True, width=140, force_terminal=False), live=False, lang=lang)
+    for said in scripted.utterances[:words]:
+        for line in session.take_lines():
+            view.line(line)
+        session.submit(said)
+        view.heard(Heard(said))
+    for line in session.take_lines():
+        view.line(line)
+    view.update(session)
+    view.refused("本局只有十二名玩家，没有十三号。")
+    view.console.print(view.render())
+    return session, view.console.export_text()
+
 
 def test_the_panel_shows_the_game_as_the_judge_knows_it() -> None:
-    scripted = host_script(demo_scenario())
-    session = Session(scripted.game.setup, scripted.game.seed)
-    for words in scripted.utterances[:30]:  # into day 1: 1号 exiled, 3号 sheriff, the antidote used
-        session.submit(words)
-    console = Console(record=True, width=140, force_terminal=False)
-    view = HostConsole(console, live=False)
-    view.update(session)
-    view.heard(Heard("过"))
-    view.refused("本局只有十二名玩家，没有十三号。")
-    console.print(view.render())
-    text = console.export_text()
+    session, text = panel_after(30)  # into day 1: 1号 exiled, 3号 sheriff, the antidote used
     status = session.status()
     assert status.sheriff == 3 and 1 in status.dead
-    assert "3★" in text  # the badge
+    assert "3警" in text  # the badge
     assert "狼人" in text and "预言家" in text and "女巫" in text  # the cards the judge knows
     assert "解药✗" in text and "毒药✓" in text
-    assert f"等：{session.prompt.kind}" in text  # type: ignore[union-attr]
-    assert "听到：过" in text and "没接受：本局只有十二名玩家，没有十三号。" in text
-    assert "只给主持人看" in text
+    # The question in words: where the game is and the line that asked it; never the prompt's id.
+    assert "第二夜，正在" in text and "问：" in text
+    assert not IDS.search(text), IDS.findall(text)
+    # What was heard for every answer: each one printed, the last one in the panel.
+    assert text.count("👂") == 30 and "听到：三号" in text
+    assert "没接受：本局只有十二名玩家，没有十三号。" in text and "只给主持人看" in text
+
+
+
+def test_the_panel_speaks_the_games_script() -> None:
+    _, text = panel_after(30, "zh-Hant")
+    panel = text[text.index("╭"):]
+    assert "解藥✗" in panel and "預言家" in panel and "聽到" in panel and "主持人" in panel
+    # Everything but what the host himself typed (heard, and the refusal passed in above).
+    ours = "\n".join(line for line in panel.splitlines() if not line.startswith(("│ 聽到", "│ 沒接受")))
+    assert simplified_only(ours) == [], ours
+
+
+class Terminal:
+    """`narrator …` in a pseudo-terminal of 120×40, its output read into a terminal emulator."""
+
+    def __init__(self, home: Path, *args: str) -> None:
+        self.screen = pyte.HistoryScreen(120, 40, history=2000)
+        self.stream = pyte.ByteStream(self.screen)
+        master, slave = pty.openpty()
+        ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        env = {**os.environ, "NARRATOR_DATA_DIR": str(home / "data"), "NARRATOR_CONFIG_DIR": str(home / "config"),
+               "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "narrator.cli.main", *args], stdin=slave,
+                                     stdout=slave, stderr=slave, env=env, start_new_session=True)
+        os.close(slave)
+        self.master = master
+        self.lock = threading.Lock()
+        self.raw = bytearray()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            with self.lock:
+                self.raw += data
+                self.stream.feed(data)
+
+    def type(self, text: str) -> None:
+        os.write(self.master, text.encode("utf-8"))
+
+    def lines(self) -> list[str]:
+        """Every line: the scrollback, then the screen."""
+        with self.lock:
+            top = ["".join(ch.data for ch in row.values()) for row in self.screen.history.top]
+            return [line.rstrip() for line in [*top, *self.screen.display]]
+
+    def wait(self, found: Callable[[str], bool], what: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = "\n".join(self.lines())
+            if found(text):
+                return text
+            time.sleep(0.1)
+        raise AssertionError(f"never saw {what}:\n" + "\n".join(self.lines()[-45:]))
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        os.close(self.master)
+
+
+@pytest.mark.slow
+def test_a_host_at_a_terminal_sees_a_clean_panel_and_what_he_types(tmp_path: Path) -> None:
+    term = Terminal(tmp_path, "play", "--input", "text", "--table-device", "none", "--seed", "2026")
+    try:
+        term.wait(lambda t: "准备好了说开始" in t and "输入 ›" in t, "the start and the input line")
+        term.type("开始\r")
+        term.wait(lambda t: "请告诉我狼人的座位号" in t, "the wolves' question")
+        term.type("一号 四号")  # half typed: shown on the panel's own input line, under the question
+        screen = term.wait(lambda t: "输入 › 一号 四号" in t, "the line being typed")
+        assert screen.index("问：请告诉我狼人的座位号") < screen.index("输入 › 一号 四号")
+        term.type(" 八号 十一号\r")
+        term.wait(lambda t: "狼人刀了谁" in t and "👂 一号 四号 八号 十一号" in t, "the answer heard")
+        term.type("十三号\r")
+        term.wait(lambda t: "没接受：本局只有十二名玩家，没有十三号。" in t, "the refusal")
+        # Paused with Ctrl-C, a typed answer is kept and said, then taken after 继续.
+        os.killpg(term.proc.pid, signal.SIGINT)
+        term.wait(lambda t: "已暂停" in t, "the pause")
+        term.type("七号\r")
+        term.wait(lambda t: "这个回答记下了" in t, "the kept answer")
+        term.type("继续\r")
+        text = term.wait(lambda t: "女巫的座位号" in t and "\n╰" in t and "问：请告诉我女巫" in t,
+                         "the witch's turn after 继续, drawn")
+        lines = term.lines()
+        # One panel, drawn in place: no old borders or titles left in the scrollback, and no prompt id.
+        assert sum("只给主持人看" in line for line in lines) == 1, "\n".join(lines)
+        assert sum(line.startswith("╰") for line in lines) == 1, "\n".join(lines)
+        assert not IDS.search(text), IDS.findall(text)
+        assert "第一夜，正在女巫的回合" in text
+    finally:
+        term.close()

@@ -1,5 +1,7 @@
 """The recap page in a real headless Chromium (Debian package `chromium`): it loads without console
-errors, and the vote pictures are really drawn (pixels of the arrows' colour in a screenshot)."""
+errors, the vote pictures are really drawn (pixels of the arrows' colour in a screenshot), and its font
+stack draws Chinese characters rather than boxes (needs a CJK font package: fonts-wqy-zenhei or
+fonts-noto-cjk, which ./dev installs)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from play_testkit import demo_scenario
 
 from narrator.engine.game import Game
 from narrator.play.recap import build_recap
-from narrator.play.recap_page import ARROW, write_pages
+from narrator.play.recap_page import ARROW, FONTS, write_pages
 from narrator.play.scripted import host_script
 
 pytestmark = pytest.mark.slow
@@ -45,6 +47,32 @@ def arrow_pixels(shot: Path) -> int:
     pixels = np.asarray(Image.open(shot).convert("RGB"), dtype=np.int32)
     distance = np.abs(pixels - np.array([r0, g0, b0], dtype=np.int32)).sum(axis=2)
     return int((distance < 40).sum())
+
+
+def shot_of(text: str, font: str, folder: Path, name: str) -> np.ndarray:
+    """`text` drawn big in `font` (a CSS font-family list) by Chromium, as grey levels."""
+    page = folder / f"{name}.html"
+    page.write_text('<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0;'
+                    f"background:#fff\"><span style=\"font-size:120px;font-family:{font.replace(chr(34), chr(39))};"
+                    f'color:#000">{text}</span></body></html>', encoding="utf-8")
+    chromium(page, folder / f"{name}.png", folder / f"profile-{name}")
+    return np.asarray(Image.open(folder / f"{name}.png").convert("L"), dtype=np.int32)
+
+
+def drawn_differently(a: np.ndarray, b: np.ndarray) -> int:
+    return int((np.abs(a - b) > 64).sum())
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
+def test_the_pages_fonts_draw_chinese_not_boxes(tmp_path: Path, lang: str) -> None:
+    """A character no font has (U+10FFFD) is drawn as the box (.notdef); 狼, 號 and 复 in the page's font stack
+    must look different from it — and from each other, which a box never does."""
+    box = shot_of("\U0010FFFD", FONTS[lang], tmp_path, "box")
+    assert (box < 128).sum() > 0, "the box itself was not drawn"
+    seen = [shot_of(ch, FONTS[lang], tmp_path, f"c{i}") for i, ch in enumerate("狼號复")]
+    for ch, img in zip("狼號复", seen, strict=True):
+        assert drawn_differently(img, box) > 500, f"{ch} is drawn as a box: install fonts-wqy-zenhei"
+    assert drawn_differently(seen[0], seen[1]) > 500
 
 
 def test_console_errors_are_caught(tmp_path: Path) -> None:

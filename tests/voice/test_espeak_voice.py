@@ -53,6 +53,8 @@ def test_the_plain_cmn_voice_would_fail_that_check() -> None:
 
 
 @pytest.mark.parametrize(("voice", "says"), [("klingon", "does not speak Chinese"), ("cmn", "switches to (en)"),
+                                             ("en", "says one word for every character"),
+                                             ("de", "says one word for every character"),
                                              ("zzzz", "has no voice 'zzzz'"), ("cmn-latn-pinyin+nope", "no variant")])
 def test_a_voice_that_cannot_speak_the_script_is_refused(voice: str, says: str) -> None:
     with pytest.raises(ValueError, match=re.escape(says)):
@@ -103,3 +105,20 @@ def test_an_edge_voice_the_service_does_not_have_is_an_error_not_a_fallback(edge
     with pytest.raises(VoiceError):
         voice.synthesize("七号")
     assert said == [] and not voice.using_fallback
+
+
+def test_a_voice_is_judged_by_its_phonemes_whatever_its_name() -> None:
+    """`en` switches no language, yet says "Chinese letter" for every character: it does not read Chinese."""
+    said = phonemes("en", [espeak_voices.PROBE])[0]
+    assert "(" not in said and len(set(said.split())) == 1, said
+    assert not espeak_voices.reads_chinese("en")
+    assert "en" not in espeak_voices.chinese()
+    assert espeak_voices.reads_chinese(espeak_voices.choose() or "")
+
+
+def test_the_cli_refuses_the_english_voice_in_one_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["render", str(SCENARIO), "-o", str(tmp_path / "g.wav"), "--backend",
+                                      "espeak", "--voice", "en", "--cache-dir", str(tmp_path / "c")])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "'en'" in lines[0] and "every character" in lines[0], result.output
