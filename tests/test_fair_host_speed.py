@@ -6,11 +6,13 @@ or by day a card whose skill is asked on the earpiece — an idiot who does not 
 who does not shoot, a 白狼王 who explodes and takes nobody (tests/fair_days/). Each is timed by the
 Conductor (narrator/audio/conductor.py, the render's timing) with a host who answers every prompt after 0,
 4, 8 or 15 s: the table's lines — every night's, and by day the whole game's — and their start times must
-be equal within 0.3 s.
+be equal within 0.3 s. The quick tests time the lines with a silent stand-in voice (0.2 s a character);
+the slow one with the real offline voice (espeak-ng), whose clips are what `narrator render` places.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -45,16 +47,25 @@ DAY_PAIRS = [
     ("white_wolf_king_explodes", "wolf_explodes"),
 ]
 
+ALL_PAIRS = [(NIGHTS, a, b) for a, b in NIGHT_PAIRS] + [(DAYS, a, b) for a, b in DAY_PAIRS]
+
 
 def voice(line: Line) -> np.ndarray:
     """Speech-like length (0.2 s per character), silent: only the timing is under test."""
     return np.zeros(round(0.2 * SAMPLE_RATE * len(line.text)), np.float32)
 
 
+Timed = tuple[tuple[tuple[float, str, str], ...], tuple[str, ...]]
+
+
 @cache
-def timed(path: Path, host_s: float) -> tuple[tuple[tuple[float, str, str], ...], tuple[str, ...]]:
+def timed(path: Path, host_s: float) -> Timed:
+    return timed_with(voice, path, host_s)
+
+
+def timed_with(said: Callable[[Line], np.ndarray], path: Path, host_s: float) -> Timed:
     """The table's lines (start s, text, phase) and the host's texts, the host answering after `host_s`."""
-    conductor = Conductor(None, FakeClock(), voice, seed=3)
+    conductor = Conductor(None, FakeClock(), said, seed=3)
     output = conduct(Scenario.load(path), conductor, answer_s=lambda kind: host_s)
     assert output.code == 0, output.message
     conductor.settle()
@@ -99,6 +110,28 @@ def test_a_secret_skill_of_the_day_sounds_the_same_whatever_the_hosts_speed(a: s
     assert any(phase == "day1" for _, _, phase in ta), "the game reaches its first day"
     assert_same([(t, text) for t, text, _ in ta], [(t, text) for t, text, _ in tb], f"host {host_s:g} s")
     assert ha != hb  # the host was asked about the secret in one game only
+
+
+@pytest.fixture(scope="module")
+def espeak(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Line], np.ndarray]:
+    from narrator import bootstrap
+
+    return bootstrap.speaker("espeak", cache_dir=tmp_path_factory.mktemp("voice")).line
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("host_s", (8.0, 15.0), ids=lambda s: f"host{s:g}s")
+@pytest.mark.parametrize(("folder", "a", "b"), ALL_PAIRS, ids=[f"{a}-vs-{b}" for _, a, b in ALL_PAIRS])
+def test_with_the_real_voice_the_pairs_sound_the_same(espeak: Callable[[Line], np.ndarray], folder: Path, a: str,
+                                                      b: str, host_s: float) -> None:
+    """The host's own lines take the real voice's time (the thief's "底牌是村民和女巫" is longer than
+    "底牌是村民和村民"): the words' wait still covers them."""
+    (ta, _), (tb, _) = (timed_with(espeak, folder / f"{x}.yaml", host_s) for x in (a, b))
+    if folder is NIGHTS:
+        for n, (x, y) in enumerate(zip(nights(ta), nights(tb), strict=True), start=1):
+            assert_same(x, y, f"night {n}, host {host_s:g} s")
+    else:
+        assert_same([(t, text) for t, text, _ in ta], [(t, text) for t, text, _ in tb], f"host {host_s:g} s")
 
 
 def test_a_host_slower_than_he_was_is_waited_for() -> None:
