@@ -3,7 +3,8 @@
 The same pieces serve `narrator render`, the demo's files and `demo --play`: the scenario runner produces
 lines in order; at each prompt the lines said so far go to the Conductor (narrator/audio/conductor.py),
 which places them on the table and host channels; the judge waits until they have been heard, and a
-scripted host answers a moment later (drawn from its own stream, class `host_answer`). Offline the clock
+scripted host answers a moment later (class `host_answer`, drawn from a stream of its own for each prompt:
+the n-th prompt of its kind in a night or day, so an extra prompt in one game moves no other answer). Offline the clock
 is a FakeClock and a Tape writes the WAVs as it goes; live it is the real clock and the Player's streams.
 """
 
@@ -30,11 +31,13 @@ if TYPE_CHECKING:
 
 
 def conduct(scenario: Scenario, conductor: Conductor, lang: str = "zh-Hans",
-            on_line: Callable[[Line], None] | None = None) -> Output:
+            on_line: Callable[[Line], None] | None = None,
+            answer_s: Callable[[str], float] | None = None) -> Output:
     """Run the scenario with `conductor` placing its lines; a scripted host answers each prompt once the
-    judge has been heard. Returns the run's output; the caller settles and closes."""
+    judge has been heard, after `answer_s(kind)` s (default: drawn, see `host_delays`). Returns the run's
+    output; the caller settles and closes."""
     pending: list[Line] = []
-    answers = Pacer(sub_seed(conductor.seed, "host.answers"), conductor.table)
+    delay = answer_s or host_delays(conductor)
 
     def said(line: Line) -> None:
         pending.append(line)
@@ -45,12 +48,27 @@ def conduct(scenario: Scenario, conductor: Conductor, lang: str = "zh-Hans",
         conductor.say(pending)
         pending.clear()
         conductor.ready()
-        conductor.wait_until(conductor.now_s() + answers.draw("host_answer"))
+        conductor.wait_until(conductor.now_s() + delay(kind))
 
     run = Run(scenario, Judge(Script(lang)), on_line=said, on_wait=waits)
     output = run.execute()
     conductor.say(pending)
     return output
+
+
+def host_delays(conductor: Conductor) -> Callable[[str], float]:
+    """The rendered host's answer times: class `host_answer`, each prompt from its own seeded stream (its
+    kind, its phase and how many of that kind the phase asked before), so the table's timeline never
+    depends on how many prompts another part of the game asked."""
+    seen: dict[tuple[str, str], int] = {}
+
+    def delay(kind: str) -> float:
+        key = (conductor.phase, kind)
+        seen[key] = seen.get(key, 0) + 1
+        stream = f"host.answers.{conductor.phase}.{kind}.{seen[key]}"
+        return Pacer(sub_seed(conductor.seed, stream), conductor.table).draw("host_answer")
+
+    return delay
 
 
 def render_scenario(scenario: Scenario, speaker: Speaker, public_path: Path, host_path: Path, *,

@@ -289,14 +289,25 @@ class Session:
         return Refused("" if prompt is None else prompt.kind, refusal, self.refusal_line(prompt, refusal),
                        understood)
 
+    def hidden(self, prompt: Prompt | None) -> bool:
+        """Whether what the host says about `prompt` (his answers, their read-backs, refusals, reminders) is
+        for the host alone: at night, at a secret prompt (a shot, a take, the idiot's flip …), and at a vote
+        cast with eyes closed (`vote_call: eyes_closed`: who voted for whom is the host's)."""
+        if self.night:
+            return True
+        if prompt is None:
+            return False
+        return prompt.secret or (prompt.kind in BALLOT_KINDS and self.setup.rules.vote_call == "eyes_closed")
+
     def refusal_line(self, prompt: Prompt | None, refusal: Refusal) -> Line:
-        """The judge's reason for a refusal, routed: to the table only by day, at a prompt that is not secret
-        and not about a self-explosion (a refused 自爆 or 过 at a speech would tell the table who is no wolf)
-        — a void duel is said aloud (DUEL_VOID: the table heard the claim); else to the host alone. Every
+        """The judge's reason for a refusal, routed: to the table only by day, at a prompt that is not hidden
+        (`hidden`), not about a self-explosion (a refused 自爆 or 过 at a speech would tell the table who is no
+        wolf) and when the reason names no secret ("八号和九号是情侣，不能互投", "猎人不能选自己": `names_secret`)
+        — but a void duel is said aloud (DUEL_VOID: the table heard the claim); else to the host alone. Every
         front end routes refusals through this one rule."""
         line = self.judge.script.refusal(refusal)
-        if prompt is not None and not prompt.secret and not self.night and (
-                refusal.code in DUEL_VOID or not _about_explosion(prompt, refusal)):
+        if prompt is not None and not self.hidden(prompt) and (
+                refusal.code in DUEL_VOID or (not _about_explosion(prompt, refusal) and not names_secret(refusal))):
             return replace(line, to="all")
         return line  # the script's refusals are the host's
 
@@ -356,6 +367,19 @@ class Session:
     def close(self) -> None:
         if self.store is not None:
             self.store.close()
+
+
+BALLOT_KINDS = frozenset({"vote.exile", "pk.vote", "sheriff.vote"})
+"""Prompts whose answer is who voted for whom."""
+
+SECRET_REFUSALS = frozenset({"vote.lovers", "lovers.no_kill", "seat.self", "identify.other_card", "identify.missing",
+                             "wolf_king.not_good", "wolf_beauty.not_good", "nightmare.not_wolf", "ally.wolf",
+                             "wolves.no_self_knife"})
+"""Refusals whose reason tells a card, a camp or the lovers: never said to the table."""
+
+
+def names_secret(refusal: Refusal) -> bool:
+    return refusal.code in SECRET_REFUSALS
 
 
 def _about_explosion(prompt: Prompt, refusal: Refusal) -> bool:

@@ -14,6 +14,14 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   its line); the host's answer comes after it. At night the table's hold runs on meanwhile, so a quick
   answer, a slow one (within the hold) and a dead role's step all sound the same: a step closes no
   earlier than its drawn hold.
+- **The host's words** (`host_words:` in pacing.yaml): after a table line that may hide secret questions
+  to the host (`Line.words`, counted by the judge from public facts in narrator/judge/host_words.py: a
+  night step's question, an exile, a skill call, an explosion), the next table line also waits
+  `words × (word_s + answer time)` from that line's end, whether or not the host was asked. The answer
+  time is the host's own, measured at every host question of the game (from `ready()` to the next line
+  said; the longest so far, rounded up to `step_s`, at least `floor_s`, at most `bound_s`). So a slow host
+  slows every such step alike, alive, dead or absent, and a host who answers within his measured time
+  never moves the table.
 
 Offline (`narrator render`, the demo's files) the clock is a FakeClock and a Tape pulls the mixer up to
 the clock as it moves, writing the WAVs as it goes. Live (`narrator play`, `demo --play`) the clock is
@@ -34,6 +42,7 @@ API for the live loop (see also narrator/audio/timer.py for the day speech timer
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -41,7 +50,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from narrator.audio import SAMPLE_RATE
-from narrator.audio.pacing import Pacer, PauseSpec, load_line_classes, load_night1, load_pacing, sub_seed
+from narrator.audio.pacing import (
+    HostWords,
+    Pacer,
+    PauseSpec,
+    load_host_words,
+    load_line_classes,
+    load_night1,
+    load_pacing,
+    sub_seed,
+)
 
 if TYPE_CHECKING:
     from narrator.audio.mixer import Mixer, Ticket
@@ -82,7 +100,7 @@ class Conductor:
 
     def __init__(self, mixer: Mixer | None, clock: Clock, voice: Callable[[Line], np.ndarray], *, seed: int = 0,
                  pacing: Mapping[str, PauseSpec] | None = None, night1: Mapping[str, str] | None = None,
-                 line_classes: Mapping[str, str] | None = None,
+                 line_classes: Mapping[str, str] | None = None, host_words: HostWords | None = None,
                  tape: Tape | None = None, player: Player | None = None,
                  on_host: Callable[[Line], None] | None = None,
                  on_table: Callable[[Line], None] | None = None) -> None:
@@ -91,6 +109,8 @@ class Conductor:
         self.night1 = (load_night1() if pacing is None else {}) if night1 is None else dict(night1)
         self.line_classes = (load_line_classes() if pacing is None else {}) if line_classes is None \
             else dict(line_classes)
+        self.host_words = (load_host_words() if pacing is None else None) if host_words is None else host_words
+        """None: the table never waits for the host's words (tests of the holds alone)."""
         self.tape, self.player, self.on_host, self.on_table = tape, player, on_host, on_table
         self.table_audio = mixer is not None
         """False: no speaker at all (`--table-device none`); table lines go to on_table when due."""
@@ -106,6 +126,10 @@ class Conductor:
         self._unprinted: list[Placed] = []
         self._cues: dict[str, int] | None = None
         self._opened = False  # a step has opened and its first question's hold is still to come
+        self.answer_s = 0.0 if self.host_words is None else self.host_words.floor_s
+        """s. The host's answer time: the longest measured so far, rounded up to a step, within its bounds."""
+        self._asked_at: float | None = None  # when the host's question was heard (ready()), awaiting his word
+        self._word: list[int] | None = None  # [frame the open table line ends, host words it may need]
         self.timeline: list[Placed] = []
 
     # --- time -------------------------------------------------------------------------------------------
@@ -152,12 +176,13 @@ class Conductor:
 
     def _place(self, line: Line) -> Placed:
         ch = "all" if line.to == "all" else "host"
+        self._answered()
         if ch == "all" and line.bed in ("night", "day"):
             self._begin_phase(line.bed)
         clip = np.asarray(self.voice(line), dtype=np.float32)
         now = self._now()
         if ch == "all":
-            start = max(now, self._end["all"])
+            start = max(now, self._table_free())
             hold = self._table_pacer.draw(self._class(line))
         else:
             start = max(now, self._end["host"], self._said["all"])
@@ -171,11 +196,38 @@ class Conductor:
             lead = start - max(now, self._end[ch])
             self._tickets[ch] = self.mixer.enqueue_line(line, clip, (end - said) / SR, lead_s=lead / SR)
         self._end[ch], self._said[ch] = end, said
+        if ch == "all":
+            self._word = [said, line.words] if line.words > 0 and self.host_words is not None else None
         p = Placed(line, start / SR, speech / SR, said / SR, end / SR, self.phase)
         self.timeline.append(p)
         if not audible:
             self._unprinted.append(p)
         return p
+
+    # --- the host's words ---------------------------------------------------------------------------------
+
+    def _table_free(self) -> int:
+        """Frame from which the table may hear its next line: the hold, and the host's words' wait."""
+        words, word = self.host_words, self._word
+        if words is None or word is None:
+            return self._end["all"]
+        return max(self._end["all"], word[0] + word[1] * _f(words.word_s + self.answer_s))
+
+    def _asked(self) -> None:
+        """ready(): the host has heard his question (the last line said is his) and may answer now."""
+        last = self.timeline[-1] if self.timeline else None
+        if self.host_words is None or last is None or last.line.to == "all" or self.phase == "pregame":
+            return
+        self._asked_at = self.now_s()
+
+    def _answered(self) -> None:
+        """A line is said after the host's question: his answer (or silence) took this long."""
+        words, asked = self.host_words, self._asked_at
+        if words is None or asked is None:
+            return
+        self._asked_at = None
+        took = min(words.bound_s, words.step_s * math.ceil((self.now_s() - asked) / words.step_s - 1e-6))
+        self.answer_s = max(self.answer_s, took)
 
     def _cue_frames(self, cue: str | None) -> int:
         if self.mixer is not None or cue is None:
@@ -228,21 +280,22 @@ class Conductor:
         The table's hold after its last line goes on: it only delays the next table line."""
         self.wait_until(self.said_s())
         self._wait_played()
+        self._asked()
         return self.now_s()
 
     def hold_remaining_s(self) -> float:
         """s until the table's next line may start (what is left of the current hold)."""
-        return max(0.0, self._end["all"] / SR - self.now_s())
+        return max(0.0, self._table_free() / SR - self.now_s())
 
     def hold(self) -> float:
         """Wait until the table's current hold is over (e.g. the hands stay up for the vote's `countdown`
         hold before the host reads the result); returns the time (s)."""
-        self.wait_until(self._end["all"] / SR)
+        self.wait_until(self._table_free() / SR)
         return self.now_s()
 
     def settle(self) -> float:
         """Wait until both channels are silent, holds included; returns the time (s)."""
-        self.wait_until(max(self._end.values()) / SR)
+        self.wait_until(max(self._table_free(), self._end["host"]) / SR)
         self._wait_played()
         return self.now_s()
 

@@ -121,6 +121,39 @@ def load_line_classes(path: Path | None = None) -> dict[str, str]:
     return {str(a): str(b) for a, b in raw.items()}
 
 
+@dataclass(frozen=True, slots=True)
+class HostWords:
+    """The `host_words:` section of a pacing table: how long the table waits for the host's secret words
+    (narrator/audio/conductor.py; docs/architecture.md, "Fair play with a slow host")."""
+
+    word_s: float
+    """s. Host speech one host word may need (his question, what he is shown, a read-back)."""
+    floor_s: float
+    """s. The answer time assumed before the host answers, and the least ever counted: every host who answers
+    within it is counted alike (the holds are drawn long enough for him)."""
+    step_s: float
+    """s. The host's measured answer time is rounded up to a multiple of this."""
+    bound_s: float
+    """s. The longest answer time counted; a host who takes longer is waited for."""
+
+
+def load_host_words(path: Path | None = None) -> HostWords:
+    """Read and validate the `host_words:` section of a pacing table."""
+    data = _read(path)
+    raw = data.get("host_words") if isinstance(data, Mapping) else None
+    if not isinstance(raw, Mapping):
+        raise PacingError("pacing table needs a 'host_words:' mapping")
+    try:
+        words = HostWords(float(raw["word_s"]), float(raw["floor_s"]), float(raw["step_s"]),
+                          float(raw["bound_s"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise PacingError(f"host_words: bad or missing field ({exc})") from exc
+    if not (0 <= words.word_s <= 60 and 0 <= words.floor_s <= words.bound_s <= 120 and words.step_s > 0):
+        raise PacingError(f"host_words: need 0 <= word_s <= 60, 0 <= floor_s <= bound_s <= 120 and step_s > 0, "
+                          f"got {dict(raw)}")
+    return words
+
+
 def sub_seed(seed: int, stream: str) -> int:
     """A seed of its own for one named stream of draws (e.g. "table.night2"), stable across runs."""
     return int.from_bytes(hashlib.sha256(f"{seed}/{stream}".encode()).digest()[:8], "big")

@@ -176,7 +176,7 @@ class Day(Election):
         s = self.s
         self.emit(ev.PlayerExiled(seat))
         if s.roles.get(seat) is Role.IDIOT and s.has_power(Role.IDIOT) and not s.idiot_revealed:
-            answer = yield Prompt("idiot.reveal", frozenset({YesNo}), Role.IDIOT, seat)
+            answer = yield Prompt("idiot.reveal", frozenset({YesNo}), Role.IDIOT, seat, secret=True)
             assert isinstance(answer, YesNo)
             if answer.yes:
                 self.emit(ev.IdiotRevealed(seat))

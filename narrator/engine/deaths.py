@@ -108,21 +108,22 @@ class Deaths(FlowBase):
             self.emit(ev.SkillCalled(seat))
         if (role is Role.HUNTER and s.has_power(Role.HUNTER) and cause in HUNTER_CAUSES[self.rules.hunter_shoots_on]
                 and not self.shot_blocked(seat, when)):
-            target = yield from self.ask_one("hunter.shoot", self.living(), True, role=Role.HUNTER, actor=seat)
+            target = yield from self.ask_one("hunter.shoot", self.living(), True, role=Role.HUNTER, actor=seat,
+                                             secret=True)
             self.emit(ev.HunterShot(seat, target))
             if target is not None:
                 self.die(target, "shot", when, batch)
         if self.can_fire(seat, role, cause, when):
             kind = "mech_wolf.shoot" if role is Role.MECH_WOLF else "black_wolf_king.shoot"
             assert role is not None
-            target = yield from self.ask_one(kind, self.living(), True, role=role, actor=seat)
+            target = yield from self.ask_one(kind, self.living(), True, role=role, actor=seat, secret=True)
             self.emit(ev.KingShot(role, seat, target))
             if target is not None:
                 self.die(target, "king_shot", when, batch)
         if role is Role.WHITE_WOLF_KING and cause == "explode":
             check = None if self.rules.wolf_king_takes == "anyone" else partial(refuse_wolf_target, s, "wolf_king")
             target = yield from self.ask_one("wolf_king.take", self.living(), True, role=role, actor=seat,
-                                             check=check)
+                                             check=check, secret=True)
             self.emit(ev.WolfKingTook(seat, target))
             if target is not None:
                 self.die(target, "taken", when, batch)

@@ -30,6 +30,9 @@ class Line:
     """A sound cue played before the line: "dawn", "bell", "tick" (see narrator/audio/beds.py)."""
     bed: str | None = None
     """Switch the background bed when this line starts: "night", "day", or "off"; None keeps it."""
+    words: int = 0
+    """A table line that may hide secret host words (a night step's question, an exile, a skill call): how
+    many; the table waits for that many answers of the host, asked or not (narrator/judge/host_words.py)."""
 
     @property
     def parts(self) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ was announced. Everything secret (identifications, the victim, a check's result)
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from narrator.engine import events as ev
@@ -14,6 +15,7 @@ from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Camp, Role
 from narrator.engine.state import State
 from narrator.judge import seed_lines
+from narrator.judge.host_words import host_words
 from narrator.judge.lines import Line
 from narrator.judge.modern_lines import ModernLines
 from narrator.judge.script import Pieces, Script, Seat, seats
@@ -32,6 +34,13 @@ class Judge(ModernLines):
     # ---- events ----------------------------------------------------------------------------------------
 
     def event_lines(self, event: ev.Event, state: State) -> list[Line]:
+        lines = self._event_lines(event, state)
+        words = host_words(event, state)
+        if words and lines and lines[-1].to == "all":  # the table waits for the host's words after it
+            lines[-1] = replace(lines[-1], words=words)
+        return lines
+
+    def _event_lines(self, event: ev.Event, state: State) -> list[Line]:
         special = getattr(self, "_" + event_key(event), None)
         if special is not None:
             result: list[Line] = special(event, state)

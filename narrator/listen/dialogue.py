@@ -117,9 +117,7 @@ class Dialogue:
     # ---- saying ---------------------------------------------------------------------------------------
 
     def secret_now(self, prompt: Prompt | None) -> bool:
-        if prompt is not None and prompt.secret:
-            return True
-        return self.session.night
+        return self.session.hidden(prompt)  # one rule for every front end: narrator/session.py
 
     def say(self, line: Line, prompt: Prompt | None, *, remember: bool = True) -> None:
         if self.secret_now(prompt) and line.to != "host":

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from narrator.audio.mixer import Mixer
-    from narrator.audio.pacing import PauseSpec
+    from narrator.audio.pacing import HostWords, PauseSpec
     from narrator.audio.playback import Player
     from narrator.clock import Clock
     from narrator.listen.base import Playing
@@ -80,9 +80,9 @@ class AudioMouth:
 
     def __init__(self, speaker: Speaker, make_player: Callable[[Mixer | None], Player], printer: Printer,
                  offline: Speaker | None = None, *, seed: int = 0, pacing: Mapping[str, PauseSpec] | None = None,
-                 clock: Clock | None = None) -> None:
+                 host_words: HostWords | None = None, clock: Clock | None = None) -> None:
         from narrator.audio.conductor import Conductor
-        from narrator.audio.pacing import load_line_classes, load_night1
+        from narrator.audio.pacing import load_host_words, load_line_classes, load_night1
         from narrator.clock import SystemClock
 
         self.speaker, self.offline, self.printer = speaker, offline, printer
@@ -96,8 +96,8 @@ class AudioMouth:
         self.playing: Playing | None = self.player.mixer  # a reopened player keeps this mixer
         on_host = None if self.player.has_host_output else printer
         self.conductor = Conductor(self.player.mixer, clock or SystemClock(), self.clip, seed=seed, pacing=pacing,
-                                   night1=load_night1(), line_classes=load_line_classes(), player=self.player,
-                                   on_host=on_host)
+                                   night1=load_night1(), line_classes=load_line_classes(),
+                                   host_words=host_words or load_host_words(), player=self.player, on_host=on_host)
 
     def reopen_or_raise(self) -> None:
         mixer = self.player.mixer if self.player is not None else getattr(self, "_mixer", None)
@@ -192,3 +192,15 @@ def scaled_pacing(pace: float) -> dict[str, PauseSpec] | None:
     return {name: replace(spec, low_s=spec.low_s * pace, high_s=spec.high_s * pace,
                           mode_s=None if spec.mode_s is None else spec.mode_s * pace)
             for name, spec in load_pacing().items()}
+
+
+def scaled_host_words(pace: float) -> HostWords | None:
+    """The host's words' wait at the same pace as `scaled_pacing` (the bound on his answer time stays)."""
+    from dataclasses import replace
+
+    from narrator.audio.pacing import load_host_words
+
+    if pace == 1.0:
+        return None
+    words = load_host_words()
+    return replace(words, word_s=words.word_s * pace, floor_s=words.floor_s * pace, step_s=words.step_s * pace)

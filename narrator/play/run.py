@@ -148,7 +148,7 @@ class Wiring:
         if self.table == "none":
             return PrintMouth(printer)
         from narrator import bootstrap
-        from narrator.play.mouth import AudioMouth, scaled_pacing
+        from narrator.play.mouth import AudioMouth, scaled_host_words, scaled_pacing
         from narrator.voice import pieces_to_build
 
         def warn(message: str) -> None:
@@ -177,7 +177,7 @@ class Wiring:
 
         try:
             return AudioMouth(speaker, make, printer, offline=offline, seed=seed, pacing=scaled_pacing(self.pace),
-                              clock=bootstrap.clock())
+                              host_words=scaled_host_words(self.pace), clock=bootstrap.clock())
         except DeviceLost as exc:
             raise StartProblem(f"打不开桌上的音箱 {self.table!r}：{exc.why}") from exc
 

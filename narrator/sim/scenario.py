@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -243,8 +243,8 @@ class Run:
                     failed = self.refused(words, result, wanted)
                     if failed is not None:
                         return failed
-                    for line in session.repeat_lines():  # and asks again
-                        self.emit_line(line)
+                    for line in session.repeat_lines():  # and asks again, where the reason was said
+                        self.emit_line(line if result.line.to == "all" else replace(line, to="host"))
                 elif wanted is not None:
                     return self.fail(1, f"answer {self.answer_no} ({prompt.kind}): {words!r} was accepted, "
                                      f"expected it refused ({wanted})")

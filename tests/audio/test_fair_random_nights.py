@@ -1,9 +1,9 @@
 """Property: in random games of one preset, every night sounds the same at the table.
 
 Random deals and random legal answers (the AutoHost) through the Session, timed by the Conductor on a
-FakeClock with the same pacing seed, the host answering after a random 0.2–4 s: whatever happened and
-whoever was alive, night n's table lines start at the same moments after 天黑请闭眼 in every game that
-reached its dawn.
+FakeClock with the same pacing seed, the host answering after a random 0.2–4 s, or always after 15 s (a
+slow host: every step waits for his words, asked or not): whatever happened and whoever was alive, night
+n's table lines start at the same moments after 天黑请闭眼 in every game that reached its dawn.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def voice(line: Line) -> np.ndarray:
     return np.zeros(round(0.2 * SAMPLE_RATE * len(line.text)), np.float32)
 
 
-def nights_of(preset: str, game_seed: int) -> dict[int, list[tuple[float, str]]]:
+def nights_of(preset: str, game_seed: int, host_s: float | None = None) -> dict[int, list[tuple[float, str]]]:
     setup = make_setup(preset)
     rng = random.Random(game_seed)
     session = Session(setup, game_seed)
@@ -43,7 +43,8 @@ def nights_of(preset: str, game_seed: int) -> dict[int, list[tuple[float, str]]]
         prompt = session.prompt
         assert prompt is not None
         c.ready()
-        c.wait_until(c.now_s() + rng.uniform(0.2, 4.0))  # the host looks, thinks, answers
+        took = rng.uniform(0.2, 4.0)  # the host looks, thinks, answers
+        c.wait_until(c.now_s() + (took if host_s is None else host_s))
         result = session.submit(host.answer(session.game, prompt))
         assert not hasattr(result, "refusal"), result
     c.settle()
@@ -60,16 +61,17 @@ def nights_of(preset: str, game_seed: int) -> dict[int, list[tuple[float, str]]]
     return {n: lines for n, lines in nights.items() if lines[0][0] == 0.0 and lines[-1][1].startswith("天亮了")}
 
 
+@pytest.mark.parametrize("host_s", [None, 15.0], ids=["host0.2-4s", "host15s"])
 @pytest.mark.parametrize("preset", PRESETS)
-def test_every_night_of_random_games_sounds_the_same(preset: str) -> None:
+def test_every_night_of_random_games_sounds_the_same(preset: str, host_s: float | None) -> None:
     seen: dict[int, list[tuple[float, str]]] = {}
     compared = 0
     for game_seed in range(GAMES):
-        for n, lines in nights_of(preset, game_seed).items():
+        for n, lines in nights_of(preset, game_seed, host_s).items():
             if n not in seen:
                 seen[n] = lines
                 continue
-            where = f"{preset}, game {game_seed}, night {n}"
+            where = f"{preset}, game {game_seed}, night {n}, host {host_s or '0.2-4'} s"
             assert [t for _, t in lines] == [t for _, t in seen[n]], where
             np.testing.assert_allclose([s for s, _ in lines], [s for s, _ in seen[n]], atol=1e-6, err_msg=where)
             compared += 1

@@ -1,0 +1,49 @@
+"""How many secret host words a public line may hide: the table waits for that many whoever is alive.
+
+At night a step's question ("你今晚要查验谁？") is followed by the host's answers on the earpiece when the
+role is alive and dealt (on night 1 first the identification of its card, then the action), and by nothing
+when it is dead or buried. By day an exile may hide the idiot's question (does he flip?), a skill call the
+hunter's or a 狼王's shot, an explosion a 白狼王's take. The table must not hear the difference, so the judge
+counts, from public facts only (the deck, the night number, the step), the most words a living role could
+be asked there, and the Conductor (narrator/audio/conductor.py) waits that many of this host's answer times
+after the line, asked or not. Over-counting only makes a step slower for every game alike.
+"""
+
+from __future__ import annotations
+
+from narrator.engine import events as ev
+from narrator.engine.roles import PACK_IDENTIFIED, Role
+from narrator.engine.rules import STEP_CARD
+from narrator.engine.state import State
+
+NO_ANSWER_PARTS = frozenset({"result"})
+"""A step's later public lines that ask the host nothing (he shows a result with a gesture)."""
+
+
+def host_words(event: ev.Event, state: State) -> int:
+    """The secret host words the table line of `event` may hide (0: none, the table goes on)."""
+    if isinstance(event, ev.StepOpened):
+        return 1 + (identifications(event.step, state) if event.night == 1 else 0)
+    if isinstance(event, ev.StepAsked):
+        return 0 if event.part in NO_ANSWER_PARTS else 1
+    if isinstance(event, ev.SkillCalled):
+        return 1  # the hunter's, 狼王's or 机械狼's shot
+    if isinstance(event, ev.PlayerExiled):
+        return 1 if Role.IDIOT in state.deck else 0  # does the idiot flip?
+    if isinstance(event, ev.SelfExploded):
+        return 1 if Role.WHITE_WOLF_KING in state.deck else 0  # whom does the 白狼王 take?
+    return 0
+
+
+def identifications(step: str, state: State) -> int:
+    """Night 1: the host words that identify the step's cards (asked only when a card is dealt: counted for
+    every card of the deck), and the thief's two buried cards."""
+    deck = state.deck
+    if step == "wolves":
+        cards = [r for r in PACK_IDENTIFIED if r in deck]
+        if state.rules.demon == "pandakill" and Role.DEMON in deck:
+            cards.append(Role.DEMON)
+        return len(cards)
+    card = STEP_CARD.get(step)
+    extra = 1 if step == "thief" else 0  # the two cards left face down
+    return extra + (1 if card is not None and card in deck and card is not Role.VILLAGER else 0)

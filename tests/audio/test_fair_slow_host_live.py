@@ -1,0 +1,85 @@
+"""Fair play for real with a slow host: the Conductor on the system clock, through PulseAudio null sinks.
+
+A night is played live twice with a host who answers every question 6 s after hearing it — slower than
+the table's holds — once with the witch alive (asked twice on the earpiece) and once with her dead (asked
+nothing). The wolves' question, asked in both takes, is where the Conductor measures this host's answer
+time; after the witch's questions (`Line.words`) the table waits for his words in both takes alike. The
+table's sink ("room") is recorded: every table line starts at the same moment after 天黑请闭眼 in both
+takes, and that moment is later than the holds alone would make it (the host's speed shows, the witch
+does not).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from audio_testkit import MonitorRecorder, host_tone, voiced_burst
+from test_conductor_live import onsets, silent_beds
+
+from narrator.audio.conductor import Conductor
+from narrator.audio.mixer import Mixer
+from narrator.audio.pacing import HostWords, PauseSpec
+from narrator.audio.playback import OutputConfig, Player
+from narrator.clock import SystemClock
+from narrator.judge.lines import Line
+
+pytestmark = pytest.mark.slow
+
+HOST_S = 6.0
+HOLDS = {"long": 0.8, "eyes_open": 0.8, "action": 2.0, "eyes_close": 0.8, "short": 0.3}
+PACING = {name: PauseSpec(name, "fixed", s, s) for name, s in HOLDS.items()}
+WORDS = HostWords(word_s=1.5, floor_s=1.0, step_s=1.0, bound_s=20.0)
+NIGHT = Line("天黑请闭眼。", key="night_fell", pause="long", bed="night")
+WOLVES = Line("你们今晚要杀谁？", key="steps.wolves.ask", pause="action", words=1)
+OPEN = Line("女巫请睁眼。", key="steps.witch.open", pause="eyes_open")
+SAVE = Line("你要救吗？", key="steps.witch.ask", pause="action", words=1)
+POISON = Line("你要用毒药吗？", key="steps.witch.poison", pause="action", words=1)
+CLOSE = Line("女巫请闭眼。", key="steps.witch.close", pause="eyes_close")
+DAWN = Line("天亮了。", key="day_broke", pause="long", bed="day")
+KILL_Q = Line("狼人刀了谁？", to="host", key="prompts.wolves.kill")
+SAVE_Q = Line("女巫救不救？", to="host", key="prompts.witch.save")
+POISON_Q = Line("女巫毒谁？", to="host", key="prompts.witch.poison")
+TABLE = (NIGHT, WOLVES, OPEN, SAVE, POISON, CLOSE, DAWN)
+
+
+def voice(line: Line) -> np.ndarray:
+    return host_tone(0.9) if line.to == "host" else voiced_burst(0.5 + 0.05 * TABLE.index(line))
+
+
+def answer(c: Conductor) -> None:
+    """The slow host hears his question, then answers."""
+    c.ready()
+    c.wait_until(c.now_s() + HOST_S)
+
+
+def take(witch_alive: bool) -> np.ndarray:
+    """Play the night and record the table's sink (again if the machine starved the output)."""
+    room = OutputConfig(device="pulse", pulse_sink="room", blocksize=480, latency=0.1)
+    host = OutputConfig(device="pulse", pulse_sink="host", blocksize=480, latency=0.1)
+    for _ in range(3):
+        recorder = MonitorRecorder("room.monitor")
+        with Player(Mixer(silent_beds()), room, host) as player:
+            c = Conductor(player.mixer, SystemClock(), voice, seed=3, pacing=PACING, host_words=WORDS, player=player)
+            c.say([NIGHT, WOLVES, KILL_Q])
+            answer(c)
+            c.say([OPEN, SAVE, SAVE_Q] if witch_alive else [OPEN, SAVE])
+            if witch_alive:
+                answer(c)
+            c.say([POISON, POISON_Q] if witch_alive else [POISON])
+            if witch_alive:
+                answer(c)
+            c.say([CLOSE, DAWN])
+            c.settle()
+            underflows = player.underflows
+        room_rec = recorder.stop()
+        if underflows == 0:
+            return room_rec
+    pytest.fail(f"{underflows} output underflows on each of 3 takes: the machine is too busy to play audio")
+
+
+def test_a_slow_host_slows_the_night_alike_whoever_is_alive(pulse: object) -> None:
+    alive, dead = onsets(take(True)), onsets(take(False))
+    assert len(alive) == len(dead) == len(TABLE)
+    np.testing.assert_allclose(dead, alive, atol=0.3)
+    # The table waited for the host's words (6 s answers), not only for the 2 s holds, in both takes.
+    assert alive[4] - alive[3] > HOST_S > 2 * HOLDS["action"]

@@ -1,0 +1,44 @@
+"""Fair play through the live loop with a slow host: the host answers every question 15 s after hearing it
+(with the holds alone, night 2 lasted 8.4 s longer here with the witch alive). Played by `Live` on a fake clock
+through the real Conductor and Dialogue, the witch alive on night 2 or killed on night 1: every night's
+table lines start at the same moments after 天黑请闭眼."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_speech_timer_loop import PacedEar, TimedMouth
+
+from narrator.clock import FakeClock
+from narrator.play.loop import Live
+from narrator.play.scripted import host_script
+from narrator.session import Session
+from narrator.sim.scenario import Scenario
+
+PAIRS = Path(__file__).parent.parent / "fair_nights"
+HOST_S = 15.0
+
+
+def nights(name: str) -> list[list[tuple[float, str]]]:
+    scripted = host_script(Scenario.load(PAIRS / f"{name}.yaml"))
+    words: list[str | float] = ["开始"]
+    for word in scripted.utterances:
+        words += [HOST_S, word]
+    clock = FakeClock()
+    mouth = TimedMouth(clock)
+    session = Session(scripted.game.setup, scripted.game.seed)
+    Live(session, mouth, PacedEar(clock, words), now=clock.now, clock=clock, poll_s=0.5).run()
+    assert session.game.journal == scripted.game.journal
+    found: list[list[tuple[float, str]]] = []
+    for t, text in mouth.table:
+        if text.startswith("天黑请闭眼"):
+            found.append([(t, text)])
+        elif found and not found[-1][-1][1].startswith("天亮了"):
+            found[-1].append((t, text))
+    return [[(round(t - night[0][0], 3), text) for t, text in night] for night in found]
+
+
+def test_a_slow_hosts_nights_do_not_tell_whether_the_witch_is_alive() -> None:
+    alive, dead = nights("reference"), nights("witch_dead")
+    assert len(alive) == len(dead) == 2
+    assert alive == dead
