@@ -121,6 +121,8 @@ class Mixer:
         b = config.max_block
         self._steps = np.arange(1, b + 1, dtype=np.float32)
         self._env, self._fade, self._tmp = (np.empty(b, np.float32) for _ in range(3))
+        self.volume = 1.0
+        """Linear gain on the table's channel (大声点 / 小声点 of `narrator serve`); changed between lines."""
 
     # --- producer side ---------------------------------------------------------------------------------
 
@@ -202,6 +204,8 @@ class Mixer:
         """Overwrite `out` (1-D float32 view) with the next len(out) public frames. Audio-thread safe."""
         for a in range(0, len(out), self.config.max_block):
             self._pull(out[a : a + self.config.max_block], "all")
+        if self.volume != 1.0:
+            out *= self.volume
 
     def pull_host_into(self, out: np.ndarray) -> None:
         """Overwrite `out` with the next len(out) host frames. Never touches the bed or the public queue."""

@@ -175,10 +175,11 @@ class Live:
         assert prompt is not None
         self.speak([play_lines.where_line(self.script, prompt, status.night, status.day, status.phase)])
 
-    def run(self, *, resumed: bool = False) -> Outcome:
+    def run(self, *, resumed: bool = False, started: bool = False) -> Outcome:
+        """Play to the end. `started`: the cards were dealt and "开始" heard already (serve's lobby)."""
         self.interrupts.install()
         try:
-            return self._run(resumed)
+            return self._run(resumed, started)
         except Quit:
             return Outcome(130, "quit")
         except InputEnded:
@@ -186,11 +187,11 @@ class Live:
         finally:
             self.interrupts.uninstall()
 
-    def _run(self, resumed: bool) -> Outcome:
+    def _run(self, resumed: bool, started: bool) -> Outcome:
         ear = self.guarded()
         dialogue = Dialogue(self.session, ear, self.say_line, self.clock or SystemClock(), self.config)
         ear.dialogue = dialogue
-        if not self.session.answers:
+        if not self.session.answers and not started:
             self.wait_for_start(ear)
         elif resumed and self.session.prompt is not None:
             self.say_where()

@@ -43,6 +43,8 @@ class Wiring:
     """The grammar pack (grammars/<pack>.yaml) the ear and the dialogue use."""
     cache_dir: Any = None
     live_console: bool | None = None
+    volume_db: float = 0.0
+    """dB on the table's channel (the config's voice.volume, 大声点 / 小声点 in `serve`)."""
 
     @classmethod
     def from_options(cls, config: Config, *, inputs: str | None, table: str | None, host: str | None,
@@ -135,7 +137,10 @@ class Wiring:
         def make(mixer: Any) -> Any:  # a reopened player keeps the mixer (its bed and queues) of the last
             from narrator.audio.mixer import Mixer
 
-            return bootstrap.player(self.table, self.host or None, mixer=mixer or Mixer(bank))
+            if mixer is None:
+                mixer = Mixer(bank)
+                mixer.volume = 10 ** (self.volume_db / 20)
+            return bootstrap.player(self.table, self.host or None, mixer=mixer)
 
         try:
             return AudioMouth(speaker, make, printer, offline=offline, seed=seed, pacing=scaled_pacing(self.pace),
@@ -148,11 +153,7 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
              console: Console | None = None) -> Outcome:
     """Play until the game ends, the input ends or the host quits; then the recap or the resume command."""
     console = console or Console(highlight=False, soft_wrap=True)
-    view = HostConsole(console, live=wiring.live_console)  # None: the live panel on a terminal only
     from concurrent.futures import ThreadPoolExecutor
-
-    from narrator import bootstrap
-    from narrator.listen.dialogue import DialogueConfig
 
     # The ear (a speech model takes seconds to load) and the mouth (voice, sounds, streams) start side by
     # side; the judge's first line waits only for the mouth.
@@ -166,14 +167,29 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
             raise
         # The judge starts speaking (the cards to deal) while the ear may still be loading.
         ear = LazyEar(ear_job)
-        live = Live(session, mouth, ear, view=view, config=DialogueConfig(pack=wiring.pack), clock=bootstrap.clock())
-        view.start()
         try:
-            outcome = live.run(resumed=resumed)
+            outcome = play_on(session, saved, wiring, mouth, ear, console, resumed=resumed)
         finally:
-            view.stop()
-            mouth.close()
             ear.close()
+    return outcome
+
+
+def play_on(session: Session, saved: SavedGame, wiring: Wiring, mouth: Mouth, ear: Any, console: Console, *,
+            resumed: bool, started: bool = False) -> Outcome:
+    """The one game loop of `play`, `resume` and `serve`: the host's console, the Live loop on `mouth` (closed
+    here) and `ear` (kept: `serve` keeps one ear for game after game), then the recap or the resume command.
+    `started`: the cards were dealt and "开始" said already (the lobby of `serve` asked for it)."""
+    from narrator import bootstrap
+    from narrator.listen.dialogue import DialogueConfig
+
+    view = HostConsole(console, live=wiring.live_console)  # None: the live panel on a terminal only
+    live = Live(session, mouth, ear, view=view, config=DialogueConfig(pack=wiring.pack), clock=bootstrap.clock())
+    view.start()
+    try:
+        outcome = live.run(resumed=resumed, started=started)
+    finally:
+        view.stop()
+        mouth.close()
     if outcome.code == 0:
         finish(session, saved, console)
     else:

@@ -57,6 +57,15 @@ class SavedGame:
             return {}
         return data if isinstance(data, dict) else {}
 
+    @property
+    def abandoned(self) -> bool:
+        """Given up at `narrator serve`'s recovery question ("继续吗？" — "不"): kept, never resumed by default."""
+        return bool(self.meta().get("abandoned"))
+
+    def abandon(self) -> None:
+        """Mark the game abandoned (meta.json rewritten atomically; the journal is kept as it is)."""
+        _write_meta(self, {**self.meta(), "abandoned": datetime.now().isoformat(timespec="seconds")})
+
     def store(self) -> FileStore:
         return FileStore(self.journal)
 
@@ -92,11 +101,14 @@ def new_game(preset: str, lang: str, root: Path | None = None) -> SavedGame:
     folder.mkdir(parents=True)
     game = SavedGame(folder)
     started = datetime.now().isoformat(timespec="seconds")
-    meta = {"format": META_FORMAT, "preset": preset, "lang": lang, "started": started}
+    _write_meta(game, {"format": META_FORMAT, "preset": preset, "lang": lang, "started": started})
+    return game
+
+
+def _write_meta(game: SavedGame, meta: dict[str, Any]) -> None:
     tmp = game.meta_path.with_suffix(".tmp")
     tmp.write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
     tmp.replace(game.meta_path)
-    return game
 
 
 def all_games(root: Path | None = None) -> list[SavedGame]:
@@ -113,6 +125,8 @@ def find_game(spec: str | None, root: Path | None = None, *, unfinished: bool = 
         for game in reversed(games):
             if not unfinished:
                 return game
+            if game.abandoned:
+                continue
             try:
                 if not game.load().over:
                     return game
@@ -131,3 +145,28 @@ def find_game(spec: str | None, root: Path | None = None, *, unfinished: bool = 
     if not matches:
         raise GameNotFound(f"没有叫 {spec} 的游戏；`narrator games` 列出所有保存的游戏")
     raise GameNotFound(f"{spec} 对应多局游戏（{', '.join(g.id for g in matches)}）；请写完整")
+
+
+def recoverable(root: Path | None = None, *, within_s: float = 86400.0) -> tuple[SavedGame, Session] | None:
+    """The latest unfinished game played in the last `within_s` seconds and not abandoned (what `serve`
+    offers to continue at power-on), with its Session; None when there is none."""
+    now = time.time()
+    for game in reversed(all_games(root)):
+        if game.abandoned or now - game.journal.stat().st_mtime > within_s:
+            continue
+        try:
+            session = game.load()
+        except JournalError:
+            continue
+        if not session.over:
+            return game, session
+    return None
+
+
+def played(root: Path | None = None) -> dict[str, int]:
+    """Games per preset on this device (the lobby names the most played boards first)."""
+    out: dict[str, int] = {}
+    for game in all_games(root):
+        preset = str(game.meta().get("preset", ""))
+        out[preset] = out.get(preset, 0) + 1
+    return out
