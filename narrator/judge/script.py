@@ -184,7 +184,8 @@ class Script:
                 for raw in _texts(value):
                     pieces.update(p for p in _PLACEHOLDER.split(raw)[::2] if p)
         pieces.update(self.seat(n) for n in range(1, max_seat + 1))
-        pieces.update(self.number(n) for n in range(1, max_seat + 1))  # counts: 本局十二名玩家, 共四人
+        # counts: 本局十二名玩家, 共四人; a thief's deck holds two cards more (共二十张牌)
+        pieces.update(self.number(n) for n in range(1, max_seat + 3))
         # Numbers in the house rules (本局规则：每人发言九十秒): speech times in steps of ten seconds up to 300 s
         # (other values are rendered when first said).
         pieces.update(spoken_number(n) for n in range(10, 301, 10))

@@ -62,6 +62,7 @@ class Device:
         """Serve until 关机 (0), the input ends (3) or Ctrl-C twice (130)."""
         started = time.monotonic()
         self._ear = self.wiring.ear(18)
+        check_vocabulary(self._ear)
         lobby = Lobby(self.lang, played=Counter(store.played(self.games_root)))
         found = store.recoverable(self.games_root, within_s=RECOVER_WITHIN_S)
         if found is not None:
@@ -179,6 +180,24 @@ class Device:
                  session.termination)
         lobby.after_game(recap_lines(lobby.script, session))
         return 0
+
+
+def check_vocabulary(ear: Any) -> None:
+    """Every lobby question's words are ones the speech model can hear (VocabularyError → StartProblem)."""
+    from narrator.listen.grammar import VocabularyError
+    from narrator.play.run import StartProblem
+    from narrator.serve.lobby import every_prompt
+
+    for part in getattr(ear, "ears", None) or [ear]:
+        grammar = getattr(part, "grammar", None)
+        if grammar is None:
+            continue
+        try:
+            for prompt in every_prompt():
+                grammar.phrases_for(prompt, 18)
+        except VocabularyError as exc:
+            part.close()
+            raise StartProblem(f"the lobby: {exc}") from exc
 
 
 def _clock() -> Any:

@@ -390,6 +390,19 @@ class Lobby:
         return to_script(words, self.lang)
 
 
+def every_prompt() -> list[Prompt]:
+    """One prompt of each lobby question (the board question once per player count): what `serve` checks
+    against the speech model's vocabulary at power-on, as the ear checks every game prompt."""
+    lobby = Lobby()
+    steps = [Step("recover"), Step("idle"), Step("players"), *[Step("board", players=n) for n in w.counts()],
+             Step("ready"), Step("rules"), Step("after")]
+    out = []
+    for step in steps:
+        lobby.step = step
+        out.append(lobby.prompt)
+    return out
+
+
 def recap_lines(script: Script, session: Any) -> list[Line]:
     """The spoken recap in short: the winner, why, and every seat's card."""
     from narrator.engine.events import GameEnded
