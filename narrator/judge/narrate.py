@@ -28,6 +28,9 @@ def event_key(event: ev.Event) -> str:
 class Judge(ModernLines):
     def __init__(self, script: Script | None = None) -> None:
         self.script = script or Script()
+        self.changed_rules_only = False
+        """Say at the start only the house rules that differ from the defaults (`narrator serve`: its lobby
+        named them before the deal); 规则 still reads the whole paragraph."""
 
     # ---- events ----------------------------------------------------------------------------------------
 
@@ -50,7 +53,8 @@ class Judge(ModernLines):
         return self.script.line("events", key, **values)
 
     def _game_started(self, e: ev.GameStarted, s: State) -> list[Line]:
-        return [self._ev("game_started", count=self.script.number(e.players)), *seed_lines.started(self.script, e)]
+        return [self._ev("game_started", count=self.script.number(e.players)),
+                *seed_lines.started(self.script, e, changed_only=self.changed_rules_only)]
 
     def _night_fell(self, e: ev.NightFell, s: State) -> list[Line]:
         out = [self._ev("night_fell.first" if e.night == 1 else "night_fell")]

@@ -11,6 +11,7 @@ runner); `narrator.hostwords.rules_request(text)` recognises the host's words fo
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import fields
 
 from narrator.engine.roles import Role
@@ -144,11 +145,24 @@ def topic_of(word: str) -> str:
     return role.value
 
 
-def rules_lines(setup: Setup, topic: str | None = None, lang: str = "zh-Hans", *, night: bool = False) -> list[Line]:
+def changed(setup: Setup, also: Iterable[str] = ()) -> list[str]:
+    """The switches that matter for this deck and differ from the engine's defaults (and those in `also`,
+    the ones the host set), in the order the paragraph says them."""
+    defaults = Rules()
+    return [n for n in SWITCHES if getattr(setup.rules, n) != getattr(defaults, n) and (matters(setup, n) or n in also)]
+
+
+def rules_lines(setup: Setup, topic: str | None = None, lang: str = "zh-Hans", *, night: bool = False,
+                changed_only: bool = False) -> list[Line]:
     """What the judge says about the rules: the whole paragraph (`topic` None or ""), or a role's or a part of
-    the game's description and this game's switches for it. `night`: to the host channel only."""
+    the game's description and this game's switches for it. `night`: to the host channel only.
+    `changed_only`: the paragraph holds only the switches that differ from the defaults (none: no line) —
+    what `narrator serve` says at the start, its lobby having named them; 规则 still gives the whole one."""
     script = Script(lang)
-    if not topic:
+    if not topic and changed_only:
+        names = changed(setup)
+        lines = [paragraph(script, setup.rules, names)] if names else []
+    elif not topic:
         names = [f.name for f in fields(Rules) if f.name in SWITCHES and matters(setup, f.name)]
         names.sort(key=list(SWITCHES).index)
         lines = [paragraph(script, setup.rules, names)]

@@ -17,11 +17,11 @@ from narrator.judge.script import Script, Seat
 VOTES = frozenset({"sheriff.vote", "vote.exile", "pk.vote"})
 
 
-def started(script: Script, e: ev.GameStarted) -> list[Line]:
-    """After the welcome: this game's house rules to the table (J1), then to the host the set-up advice of the
-    seeds (A13, A14) and the gesture conventions (C8, B15b)."""
+def started(script: Script, e: ev.GameStarted, *, changed_only: bool = False) -> list[Line]:
+    """After the welcome: this game's house rules to the table (J1; `changed_only`: those that differ from the
+    defaults), then to the host the set-up advice of the seeds (A13, A14) and the gesture conventions (C8, B15b)."""
     setup = Setup(e.players, e.deck, e.rules)
-    out = rules_lines(setup, None, script.lang)
+    out = rules_lines(setup, None, script.lang, changed_only=changed_only)
     for code in setup.warnings():
         out.append(script.line("events", "game_started.warning", warning=script.data["warnings"][code]))
     cards = set(e.deck)

@@ -1,7 +1,8 @@
 """The ear's dialogue: one prompt answered by voice or keys, with repairs, and secrecy first.
 
 `Dialogue(session, ear, say, clock, config).answer()` listens until an answer is accepted by the Session
-and returns its `Accepted` (None once the game is over or every input has ended). On the way:
+and returns its `Accepted` (None once the game is over, every input has ended, or — with `give_up_after` —
+the host stayed silent). The session may also be the lobby of `narrator serve` (`Questions`). On the way:
 
 * **Secrecy**: at night, or when the prompt is secret, every line the dialogue says (read-backs,
   refusals, reminders, repeats, the re-asked question after 撤销) goes to the host channel only; the

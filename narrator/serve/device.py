@@ -30,7 +30,7 @@ from narrator.play.config import Config
 from narrator.play.ears import InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.lines import where_pieces
-from narrator.play.loop import Live
+from narrator.play.loop import Live, View
 from narrator.play.run import Wiring, play_on
 from narrator.serve.lobby import Lobby, Step, recap_lines
 
@@ -40,6 +40,17 @@ RECOVER_WITHIN_S = 24 * 3600.0
 """An unfinished game younger than this (its last answer) is offered at power-on."""
 VOLUME_STEP_DB, VOLUME_RANGE_DB = 3.0, (-30.0, 12.0)
 PACE_STEP, PACE_RANGE = 1.2, (0.4, 2.5)
+
+
+class LobbyView(View):
+    """What the lobby shows besides its lines: device alerts (a lost microphone), logged too."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def alert(self, text: str) -> None:
+        log.info("alert: %s", text)
+        self.console.print(f"⚠ {text}", style="yellow", markup=False)
 
 
 @dataclass
@@ -94,7 +105,8 @@ class Device:
 
     def _serve(self, lobby: Lobby, offered: store.SavedGame | None) -> int:
         while True:
-            live = Live(lobby, self._mouth, self._ear, interrupts=self.interrupts)  # type: ignore[arg-type]
+            live = Live(lobby, self._mouth, self._ear, view=LobbyView(self.console),  # type: ignore[arg-type]
+                        interrupts=self.interrupts)
             ear = live.guarded()
             asked = lobby.take_lines()
             live.speak(asked)
@@ -109,7 +121,8 @@ class Device:
                 log.info("lobby: no answer at %s, back to waiting", lobby.step.kind)
                 lobby.go(Step("idle"), lobby.line("silence"))
                 continue
-            log.info("lobby: %s", lobby.step.kind)
+            taken = lobby.taken
+            log.info("lobby: %s%s → %s", taken.what if taken else "?", _shown(taken), lobby.step.kind)
             action = lobby.take_action()
             if action is None:
                 continue
@@ -155,6 +168,7 @@ class Device:
         seed = random.randrange(1 << 31) if self.seed is None else self.seed + self.games
         saved = store.new_game(planned.preset, self.lang, self.games_root)
         session = saved.start(planned.setup, seed, self.lang)
+        session.judge.changed_rules_only = True  # the lobby named them; 规则 reads them all
         lobby.played[planned.preset] += 1
         log.info("game %s started: %s, %d players, %d rule changes", saved.id, planned.preset,
                  planned.setup.players, len(planned.rules))
@@ -180,6 +194,13 @@ class Device:
                  session.termination)
         lobby.after_game(recap_lines(lobby.script, session))
         return 0
+
+
+def _shown(choice: Any) -> str:
+    value = getattr(choice, "value", None)
+    if value is None:
+        return ""
+    return f" {getattr(value, 'preset', None) or getattr(value, 'key', None) or value}"
 
 
 def check_vocabulary(ear: Any) -> None:

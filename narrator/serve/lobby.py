@@ -24,7 +24,7 @@ from typing import Any
 from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
 from narrator.engine.refusals import Refusal
-from narrator.engine.rules import Rules, Setup, SetupError
+from narrator.engine.rules import Setup, SetupError
 from narrator.hostwords import NotUnderstood
 from narrator.judge.lines import Line
 from narrator.judge.rules_talk import phrase_key
@@ -106,6 +106,8 @@ class Lobby:
         self._lines: list[Line] = []
         self._prompt: tuple[Step, Prompt] | None = None
         self._recover_where: Any = None
+        self.taken: Choice | None = None
+        """The last choice taken (for the log)."""
 
     # ---- where the lobby stands -----------------------------------------------------------------------
 
@@ -211,6 +213,7 @@ class Lobby:
         if not isinstance(answer, Choice):
             raise TypeError(f"the lobby takes Choice answers, not {answer!r}")
         before = self.step
+        self.taken = answer
         self._take(answer)
         if self.step is not before:
             self._history.append(before)
@@ -363,13 +366,11 @@ class Lobby:
         return [self.line("after")]
 
     def _ready_lines(self) -> list[Line]:
-        from narrator.judge.rules_talk import SWITCHES, matters, paragraph
+        from narrator.judge.rules_talk import changed, paragraph
         from narrator.play.lines import deal_line
 
         setup = self._setup(self.step.rules)
-        defaults = Rules()
-        names = [n for n in SWITCHES if getattr(setup.rules, n) != getattr(defaults, n)
-                 and (matters(setup, n) or any(r.switch == n for r in self.step.rules))]
+        names = changed(setup, also=[r.switch for r in self.step.rules])
         out = [paragraph(self.script, setup.rules, names)] if names else []
         return [*out, deal_line(self.script, setup), self.line("ready_hint")]
 
