@@ -163,7 +163,7 @@ def run_game(session: Session, saved: SavedGame, wiring: Wiring, *, resumed: boo
         try:
             mouth = mouth_job.result()
         except BaseException:
-            _close_when_done(ear_job)
+            close_when_done(ear_job)
             raise
         # The judge starts speaking (the cards to deal) while the ear may still be loading.
         ear = LazyEar(ear_job)
@@ -219,10 +219,10 @@ class LazyEar:
         self.ready.hold_off(until_s)
 
     def close(self) -> None:
-        _close_when_done(self.job)
+        close_when_done(self.job)
 
 
-def _close_when_done(job: Any) -> None:
+def close_when_done(job: Any) -> None:
     with contextlib.suppress(BaseException):  # an ear that failed to open: its problem is reported already
         job.result().close()
 

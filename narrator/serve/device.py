@@ -18,6 +18,7 @@ import math
 import random
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from narrator.play.ears import InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.lines import where_pieces
 from narrator.play.loop import Live, View
-from narrator.play.run import Wiring, play_on
+from narrator.play.run import Wiring, close_when_done, play_on
 from narrator.serve.lobby import Lobby, Step, recap_lines
 
 log = logging.getLogger("narrator.serve")
@@ -72,8 +73,18 @@ class Device:
     def run(self) -> int:
         """Serve until 关机 (0), the input ends (3) or Ctrl-C twice (130)."""
         started = time.monotonic()
-        self._ear = self.wiring.ear(18)
-        check_vocabulary(self._ear)
+        # The ear (the speech model: the longest step) and the mouth open side by side; the ready line waits
+        # for both, since the device must hear the answer to it.
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="narrator-ear") as pool:
+            ear_job = pool.submit(self._open_ear)
+            try:
+                self._mouth = self.wiring.mouth(self.console, 0, self.lang)
+                self._ear = ear_job.result()
+            except BaseException:
+                if self._mouth is not None:
+                    self._mouth.close()
+                close_when_done(ear_job)
+                raise
         lobby = Lobby(self.lang, played=Counter(store.played(self.games_root)))
         found = store.recoverable(self.games_root, within_s=RECOVER_WITHIN_S)
         if found is not None:
@@ -84,7 +95,6 @@ class Device:
             log.info("unfinished game %s offered", saved.id)
         else:
             lobby.ready()
-        self._mouth = self.wiring.mouth(self.console, 0, self.lang)
         log.info("ready in %.2f s (inputs %s)", time.monotonic() - started, ",".join(self.wiring.inputs))
         self.interrupts.install()
         try:
@@ -100,6 +110,11 @@ class Device:
             if self._mouth is not None:
                 self._mouth.close()
             self._ear.close()
+
+    def _open_ear(self) -> Any:
+        ear = self.wiring.ear(18)
+        check_vocabulary(ear)
+        return ear
 
     # ---- the lobby ------------------------------------------------------------------------------------
 
