@@ -33,7 +33,7 @@ from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.lines import where_pieces
 from narrator.play.loop import Live, View
 from narrator.play.run import Wiring, close_when_done, play_on
-from narrator.serve.lobby import Lobby, Step, recap_lines
+from narrator.serve.lobby import Lobby, Step, every_prompt, recap_lines
 
 log = logging.getLogger("narrator.serve")
 
@@ -77,6 +77,7 @@ class Device:
         # for both, since the device must hear the answer to it.
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="narrator-ear") as pool:
             ear_job = pool.submit(self._open_ear)
+            every_prompt()  # the lobby's questions, made while the model loads (the ear's thread checks them)
             try:
                 self._mouth = self.wiring.mouth(self.console, 0, self.lang)
                 self._ear = ear_job.result()
@@ -95,6 +96,8 @@ class Device:
             log.info("unfinished game %s offered", saved.id)
         else:
             lobby.ready()
+        if not self.wiring.host and not self.console.is_terminal:
+            log.warning("no earpiece configured (audio.host): the host's secret lines go to standard output only")
         log.info("ready in %.2f s (inputs %s)", time.monotonic() - started, ",".join(self.wiring.inputs))
         self.interrupts.install()
         try:
@@ -222,7 +225,6 @@ def check_vocabulary(ear: Any) -> None:
     """Every lobby question's words are ones the speech model can hear (VocabularyError → StartProblem)."""
     from narrator.listen.grammar import VocabularyError
     from narrator.play.run import StartProblem
-    from narrator.serve.lobby import every_prompt
 
     for part in getattr(ear, "ears", None) or [ear]:
         grammar = getattr(part, "grammar", None)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import cache
 from types import MappingProxyType
 from typing import Any
 
@@ -391,7 +392,8 @@ class Lobby:
         return to_script(words, self.lang)
 
 
-def every_prompt() -> list[Prompt]:
+@cache
+def every_prompt() -> tuple[Prompt, ...]:
     """One prompt of each lobby question (the board question once per player count): what `serve` checks
     against the speech model's vocabulary at power-on, as the ear checks every game prompt."""
     lobby = Lobby()
@@ -401,7 +403,7 @@ def every_prompt() -> list[Prompt]:
     for step in steps:
         lobby.step = step
         out.append(lobby.prompt)
-    return out
+    return tuple(out)
 
 
 def recap_lines(script: Script, session: Any) -> list[Line]:

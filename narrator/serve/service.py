@@ -72,7 +72,8 @@ def unit_text(scope: Scope, *, python: str | None = None, user: str | None = Non
         f"ExecStart={python} -m narrator.cli.main serve",
         "Restart=on-failure",
         "RestartSec=3",
-        "StandardOutput=journal",
+        # stdout is the host's console (secret lines when there is no earpiece): never into the journal.
+        "StandardOutput=null",
         "StandardError=journal",
     ]
     if scope == "system":

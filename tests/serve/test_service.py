@@ -38,6 +38,7 @@ def test_the_unit_verifies_and_install_uninstall_are_idempotent(tmp_path: Path, 
     assert checked.returncode == 0 and str(unit) not in checked.stderr, checked.stderr
     assert f"ExecStart={sys.executable} -m narrator.cli.main serve" in text
     assert "Restart=on-failure" in text and "After=sound.target" in text
+    assert "StandardOutput=null" in text  # the host's console (secret lines) never goes into the journal
     assert f'Environment="NARRATOR_CONFIG_DIR={tmp_path / "config"}"' in text  # the configured devices
     assert ("User=" in text) == (scope == "system")
 
