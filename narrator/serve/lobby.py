@@ -333,11 +333,11 @@ class Lobby:
             keys[str(len(page) + 1)] = w.COMMANDS["more"][0]
         elif kind == "rules":
             words += w.spoken_rule_words()
-            keys["*"] = w.COMMANDS["rules_done"][0]
+            keys["1"] = w.COMMANDS["rules_done"][0]
         else:
             keys = {str(i + 1): w.COMMANDS[s][0] for i, s in enumerate(self._commands())}
-            keys["*"] = w.COMMANDS[self._commands()[0]][0]
-        keys["0"] = w.COMMANDS["drop"][0] if kind == "recover" else keys.get("0", "")
+        # 0 is 关机 (read back: * is 确认), or 不 at the recovery question; * is always 确认 (keypad.py)
+        keys["0"] = w.COMMANDS["drop"][0] if kind == "recover" else w.ANYTIME["shutdown"][0]
         return list(dict.fromkeys(words)), {k: v for k, v in keys.items() if v}
 
     # ---- what the judge says --------------------------------------------------------------------------

@@ -111,8 +111,9 @@ def test_the_keypad_drives_every_question() -> None:
     talk(lobby, ["十二个"])
     assert keys_to_words("2", lobby.prompt) == "预女猎守" and keys_to_words("5", lobby.prompt) == "更多"
     talk(lobby, [keys_to_words("2", lobby.prompt)])
-    assert keys_to_words("*", lobby.prompt) == "开始" and keys_to_words("2", lobby.prompt) == "改规则"
-    talk(lobby, [keys_to_words("*", lobby.prompt)])
+    assert keys_to_words("1", lobby.prompt) == "开始" and keys_to_words("2", lobby.prompt) == "改规则"
+    assert keys_to_words("0", lobby.prompt) == "关机" and keys_to_words("*", lobby.prompt) == "确认"
+    talk(lobby, [keys_to_words("1", lobby.prompt)])
     assert lobby.take_action() == "play" and lobby.planned is not None and lobby.planned.preset == "12人预女猎守"
 
 
