@@ -299,6 +299,10 @@ class Session:
             return False
         return prompt.secret or (prompt.kind in BALLOT_KINDS and self.setup.rules.vote_call == "eyes_closed")
 
+    def refusal(self, prompt: Prompt, answer: Answer) -> Refusal | None:
+        """Why `answer` would be refused at `prompt` (None: it would be taken); nothing changes."""
+        return self.game.refusal(prompt, answer)
+
     def refusal_line(self, prompt: Prompt | None, refusal: Refusal) -> Line:
         """The judge's reason for a refusal, routed: to the table only by day, at a prompt that is not hidden
         (`hidden`), not about a self-explosion (a refused 自爆 or 过 at a speech would tell the table who is no

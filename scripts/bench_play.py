@@ -27,6 +27,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -100,8 +102,8 @@ def first_sound_s(cmd: list[str], env: dict[str, str], stdin: str) -> float:
     return arrivals[0] - t0[0]
 
 
-def peak_rss_mb(cmd: list[str], env: dict[str, str], stdin: str) -> tuple[float, float, int]:
-    """(peak resident MB, wall s, exit code) of one whole game."""
+def game_usage(cmd: list[str], env: dict[str, str], stdin: str) -> tuple[float, float, float, int]:
+    """(peak resident MB, wall s, CPU s (user + system), exit code) of one whole game."""
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             text=True, env=env)
@@ -110,7 +112,7 @@ def peak_rss_mb(cmd: list[str], env: dict[str, str], stdin: str) -> tuple[float,
     proc.stdin.close()
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return usage.ru_maxrss / 1024, time.monotonic() - t0, proc.returncode
+    return usage.ru_maxrss / 1024, time.monotonic() - t0, usage.ru_utime + usage.ru_stime, proc.returncode
 
 
 def main() -> None:
@@ -119,12 +121,32 @@ def main() -> None:
     ap.add_argument("--pace", type=float, default=0.05)
     ap.add_argument("--skip-game", action="store_true", help="only the start-up")
     args = ap.parse_args()
+    words = "开始\n" + "\n".join(host_script(demo_scenario()).utterances) + "\n"
+    with bench_home() as (env, cache):
+        for label, extra in (("without a model", []), ("with the Korean model", MODEL)):
+            started = startups(command(*extra, cache=cache), env, args.runs)
+            print(f"{label}: start-up to the first spoken line: {started}")
+            if not args.skip_game:
+                mb, wall, _, code = game_usage(command(*extra, "--pace", str(args.pace), cache=cache), env, words)
+                print(f"{label}: the demo game (exit {code}, {wall:.0f} s wall at --pace {args.pace}): "
+                      f"peak resident {mb:.0f} MB")
+
+
+def startups(cmd: list[str], env: dict[str, str], runs: int) -> str:
+    """The start-up to the first sound of `runs` fresh processes: "median … s, max … s over N runs"."""
+    starts = [first_sound_s(cmd, env, "") for _ in range(runs)]
+    return f"median {statistics.median(starts):.2f} s, max {max(starts):.2f} s over {runs} runs"
+
+
+@contextmanager
+def bench_home() -> Iterator[tuple[dict[str, str], Path]]:
+    """A PulseAudio server with the null sinks room and host (started and stopped here if none runs), and the
+    environment of a fresh data and config folder with a voice cache built for espeak-ng: (env, cache)."""
     daemon, module = ensure_pulse("room")
     host_module = None
     if "\thost\t" not in subprocess.run(["pactl", "list", "short", "sinks"], capture_output=True, text=True).stdout:
         host_module = subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=host"], check=True,
                                      capture_output=True, text=True).stdout.strip()
-    words = "开始\n" + "\n".join(host_script(demo_scenario()).utterances) + "\n"
     try:
         with tempfile.TemporaryDirectory() as tmp:
             cache = Path(tmp) / "cache"
@@ -132,21 +154,13 @@ def main() -> None:
                    "NARRATOR_CONFIG_DIR": str(Path(tmp) / "config")}
             subprocess.run([sys.executable, "-m", "narrator.cli.main", "voices", "build", *VOICE,
                             "--cache-dir", str(cache)], check=True, env=env, capture_output=True)
-            for label, extra in (("without a model", []), ("with the Korean model", MODEL)):
-                starts = [first_sound_s(command(*extra, cache=cache), env, "") for _ in range(args.runs)]
-                print(f"{label}: start-up to the first spoken line: median {statistics.median(starts):.2f} s, "
-                      f"max {max(starts):.2f} s over {args.runs} runs")
-                if not args.skip_game:
-                    mb, wall, code = peak_rss_mb(command(*extra, "--pace", str(args.pace), cache=cache), env, words)
-                    print(f"{label}: the demo game (exit {code}, {wall:.0f} s wall at --pace {args.pace}): "
-                          f"peak resident {mb:.0f} MB")
+            yield env, cache
     finally:
         for m in (host_module, module):
             if m:
                 subprocess.run(["pactl", "unload-module", m], check=False)
         if daemon is not None:
             daemon.terminate()
-
 
 if __name__ == "__main__":
     main()

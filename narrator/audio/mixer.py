@@ -136,6 +136,8 @@ class Mixer:
         """Channel frame just after the last speech or cue sample handed out (consumer-written)."""
         self._stamps: dict[str, tuple[int, float, float] | None] = dict.fromkeys(CHANNELS)
         """(frame, when it leaves the device, when stamped) per channel played live; None: not played live."""
+        self.volume = 1.0
+        """Linear gain on the table's channel (大声点 / 小声点 of `narrator serve`); changed between lines."""
 
     # --- producer side ---------------------------------------------------------------------------------
 
@@ -247,6 +249,8 @@ class Mixer:
         """Overwrite `out` (1-D float32 view) with the next len(out) public frames. Audio-thread safe."""
         for a in range(0, len(out), self.config.max_block):
             self._pull(out[a : a + self.config.max_block], "all")
+        if self.volume != 1.0:
+            out *= self.volume
 
     def pull_host_into(self, out: np.ndarray) -> None:
         """Overwrite `out` with the next len(out) host frames. Never touches the bed or the public queue."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import typer
 
-from narrator.cli import device_cmds, game_cmds, model_cmd, play_cmds, render_cmd, voices
+from narrator.cli import device_cmds, game_cmds, model_cmd, play_cmds, render_cmd, serve_cmds, voices
 
 app = typer.Typer(
     name="narrator",
@@ -19,6 +19,7 @@ render_cmd.register(app)
 model_cmd.register(app)
 play_cmds.register(app)
 device_cmds.register(app)
+serve_cmds.register(app)
 
 
 def main() -> None:  # pragma: no cover - console entry

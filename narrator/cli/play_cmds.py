@@ -242,6 +242,8 @@ def games() -> None:
         script = Script(session.lang)
         s = session.status()
         where = "已结束" if session.over else where_text(script, session.prompt, s.night, s.day, s.phase)
+        if saved.abandoned and not session.over:
+            where = f"已放弃（停在{where}）"
         winner = script.camp(session.winner.value) if session.winner else "—"
         table.add_row(saved.id, str(meta.get("started", "")).replace("T", " "), str(meta.get("preset", "")),
                       where, winner)

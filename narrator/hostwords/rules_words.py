@@ -47,3 +47,24 @@ def rules_request(text: str) -> str | None:
             raise NotUnderstood(refuse("words.rules_topic"))
         topic = found
     return topic
+
+
+RULE_SAYINGS: dict[str, str] = {
+    "不要警长": "sheriff.false",
+    "不竞选警长": "sheriff.false",
+    "要警长": "sheriff.true",
+    "警长两票": "sheriff_weight.2.0",
+    "屠城": "win.city",
+    "屠边": "win.side",
+    "女巫能自救": "witch_self_save.always",
+    "女巫不能自救": "witch_self_save.never",
+    "女巫首夜可以自救": "witch_self_save.first_night",
+    "不能自爆": "self_explode.false",
+    "可以自爆": "self_explode.true",
+    "翻牌": "reveal_on_death.role",
+    "不翻牌": "reveal_on_death.none",
+    "预言家看身份": "seer_sees.role",
+    "同守同救不死": "guard_and_save.lives",
+}
+"""The short ways a host says a house rule (the lobby of `narrator serve`, "改规则"), each naming the line of
+`house_rules:` in the judge's script that says it back in full; the lines themselves are understood too."""

@@ -14,6 +14,7 @@ closed).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import fields
 
 from narrator.engine.roles import Role
@@ -145,6 +146,13 @@ def topic_of(word: str) -> str:
     if role is None:
         raise ValueError(f"no rules topic {word!r}")
     return role.value
+
+
+def changed(setup: Setup, also: Iterable[str] = ()) -> list[str]:
+    """The switches that matter for this deck and differ from the engine's defaults (and those in `also`,
+    the ones the host set), in the order the paragraph says them."""
+    defaults = Rules()
+    return [n for n in SWITCHES if getattr(setup.rules, n) != getattr(defaults, n) and (matters(setup, n) or n in also)]
 
 
 def rules_lines(setup: Setup, topic: str | None = None, lang: str = "zh-Hans", *, night: bool = False) -> list[Line]:

@@ -179,12 +179,13 @@ class Script:
         """Every piece a game can need that does not depend on the game: for pre-rendering the voice."""
         pieces: set[str] = set()
         for section in ("steps", "events", "prompts", "timer", "refusals", "terminations", "listening", "play",
-                        *SEED_SECTIONS):
+                        "lobby", *SEED_SECTIONS):
             for value in self.data[section].values():
                 for raw in _texts(value):
                     pieces.update(p for p in _PLACEHOLDER.split(raw)[::2] if p)
         pieces.update(self.seat(n) for n in range(1, max_seat + 1))
-        pieces.update(self.number(n) for n in range(1, max_seat + 1))  # counts: 本局十二名玩家, 共四人
+        # counts: 本局十二名玩家, 共四人; a thief's deck holds two cards more (共二十张牌)
+        pieces.update(self.number(n) for n in range(1, max_seat + 3))
         # Numbers in the house rules (本局规则：每人发言九十秒): speech times in steps of ten seconds up to 300 s
         # (other values are rendered when first said).
         pieces.update(spoken_number(n) for n in range(10, 301, 10))
@@ -197,7 +198,16 @@ class Script:
         pieces.update((names["answers_joiner"], names["readings_joiner"], names["two"]))
         pieces.update(self.votes(x / 2) for x in range(0, 2 * max_seat + 8))
         pieces.add(self.joiner)
+        pieces.update(self.lobby_pieces())
         return sorted(pieces)
+
+    def lobby_pieces(self) -> set[str]:
+        """What the lobby of `narrator serve` says besides its lines: the board names and the words it tells
+        the host to say (narrator/serve/words.py)."""
+        from narrator.serve.words import COMMANDS, all_boards
+
+        said = {b.said for b in all_boards()} | {ws[0] for ws in COMMANDS.values()}
+        return {to_script(x, self.lang) for x in said}
 
 
 SEED_SECTIONS = ("warnings", "house_rules", "rules_topics", "new_moon_cards")  # issue 11's sections

@@ -1,7 +1,8 @@
 """The ear's dialogue: one prompt answered by voice or keys, with repairs, and secrecy first.
 
 `Dialogue(session, ear, say, clock, config).answer()` listens until an answer is accepted by the Session
-and returns its `Accepted` (None once the game is over or every input has ended). On the way:
+and returns its `Accepted` (None once the game is over, every input has ended, or — with `give_up_after` —
+the host stayed silent). The session may also be the lobby of `narrator serve` (`Questions`). On the way:
 
 * **Secrecy**: at night, or when the prompt is secret, every line the dialogue says (read-backs,
   refusals, reminders, repeats, the re-asked question after 撤销) goes to the host channel only; the
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from narrator.clock import Clock
 from narrator.engine.answers import Answer, Ballots, Duel, YesNo
@@ -66,22 +67,31 @@ class DialogueConfig:
     """s of silence before the question is asked again."""
     remind_s: float = 10.0
     """s between the shorter reminders after that."""
+    give_up_after: int | None = None
+    """Reminders after which a silent host is given up on (`answer()` returns None, `gave_up` is set): the
+    lobby of `narrator serve` goes back to waiting. None: ask for ever (a game)."""
     pack: str = "zh"
 
 
-def meaning(text: str, prompt: Prompt, pack: Pack) -> object:
+def host_answer(text: str, prompt: Prompt) -> Answer:
+    """The game's reader (hostwords.parse for the prompt's answer types)."""
+    return parse(text, prompt.accepts)
+
+
+def meaning(text: str, prompt: Prompt, pack: Pack, read: Callable[[str, Prompt], Any] = host_answer) -> object:
     """What a reading means here: a control name, an Answer, or None (not understood)."""
     words = " ".join(t for t in text.split() if t != UNK)
     control = pack.control(words)
     if control is not None and control not in ("confirm", "deny"):
         return control
     try:
-        return parse(words, prompt.accepts)
+        return read(words, prompt)
     except (NotUnderstood, Ambiguous):
         return control
 
 
-def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float) -> bool:
+def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float,
+             read: Callable[[str, Prompt], Any] = host_answer) -> bool:
     """Speech whose best reading is unsure: [unk] in it, or another reading meaning something else
     within `gap` of its score. Keys and typed text are never in doubt."""
     if heard.source not in ("voice", "file"):
@@ -91,16 +101,38 @@ def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float) -> bool:
     best_text, best_score = heard.alternatives[0]
     if UNK in best_text.split():
         return True
-    best = meaning(best_text, prompt, pack)
+    best = meaning(best_text, prompt, pack, read)
     for text, score in heard.alternatives[1:]:
-        other = meaning(text, prompt, pack)
+        other = meaning(text, prompt, pack, read)
         if other is not None and other != best:
             return best_score - score < gap
     return False
 
 
+class Questions(Protocol):
+    """What the dialogue asks through: a game's `Session`, or the lobby of `narrator serve`
+    (narrator/serve/lobby.py), which may also bring its own `read(text, prompt)`."""
+
+    @property
+    def prompt(self) -> Prompt | None: ...
+    @property
+    def night(self) -> bool: ...
+    @property
+    def setup(self) -> Any: ...
+    @property
+    def judge(self) -> Any: ...
+    def repeat_lines(self) -> list[Line]: ...
+    def take_lines(self) -> list[Line]: ...
+    def submit(self, answer: Any) -> Any: ...
+    def undo(self) -> bool: ...
+    def refusal(self, prompt: Prompt, answer: Any) -> Any: ...
+    def refusal_line(self, prompt: Prompt | None, refusal: Any) -> Line: ...
+    def hidden(self, prompt: Prompt | None) -> bool: ...
+    def explain(self, words: str, *, before_start: bool = False) -> Any: ...
+
+
 class Dialogue:
-    def __init__(self, session: Session, ear: Ear, say: Callable[[Line], object],
+    def __init__(self, session: Questions | Session, ear: Ear, say: Callable[[Line], object],
                  clock: Clock, config: DialogueConfig | None = None) -> None:
         self.session = session
         self.ear = ear
@@ -113,6 +145,7 @@ class Dialogue:
         self.paused = False
         self.held: list[Heard] = []
         """Answers typed or keyed while paused: answered in turn after 继续."""
+        self.gave_up = False
 
     # ---- saying ---------------------------------------------------------------------------------------
 
@@ -132,7 +165,12 @@ class Dialogue:
         self.say(self.script.line("listening", key, **values), prompt)
 
     def question(self, prompt: Prompt) -> list[Line]:
-        return list(self.session.judge.prompt_lines(prompt, self.session.game.state))
+        return self.session.repeat_lines()
+
+    def read(self, text: str, prompt: Prompt) -> Any:
+        """The answer the words say at this prompt (the session's reader: the game's, or the lobby's)."""
+        reader = getattr(self.session, "read", None)
+        return reader(text, prompt) if reader is not None else host_answer(text, prompt)
 
     def read_back(self, answer: Answer, prompt: Prompt) -> None:
         if isinstance(answer, Ballots):
@@ -147,6 +185,8 @@ class Dialogue:
                                           "listening.ballots_group", voters=seats(voters), target=Seat(target))
                 parts.extend(said.pieces)
             value: Any = Pieces(parts)
+        elif hasattr(answer, "said"):
+            value = answer.said  # the lobby's choices say themselves ("关机")
         else:
             value = self.script._refusal_value("answer", answer)
         self.own("read_back", prompt, answer=value)
@@ -174,6 +214,9 @@ class Dialogue:
                 if self._ended():
                     return None
                 if wait is not None and self.clock.now() - silent_since >= wait - 1e-6:
+                    if self.cfg.give_up_after is not None and reminders >= self.cfg.give_up_after:
+                        self.gave_up = True
+                        return None
                     self._remind(prompt, reminders)
                     reminders += 1
                     silent_since = self.clock.now()
@@ -231,8 +274,8 @@ class Dialogue:
             self.paused = True
             self.own("paused", prompt)
             return _Pending(pending)
-        if control == "resume":
-            return _Pending(pending)
+        if control == "resume" and not self._reads(text, prompt):
+            return _Pending(pending)  # 继续 while nothing is paused (the lobby's "继续吗？" takes it as an answer)
         if control in ("confirm", "deny") and (pending is not None or YesNo not in prompt.accepts):
             if pending is None:
                 self.own("not_pending", prompt)
@@ -250,15 +293,15 @@ class Dialogue:
             return _Pending(pending)
         text = self._strip_deny(text)
         try:
-            answer = parse(text, prompt.accepts)
+            answer = self.read(text, prompt)
         except (NotUnderstood, Ambiguous) as e:
             self.say(self.session.refusal_line(prompt, e.refusal), prompt)
             return _Pending(pending)
-        refusal = self.session.game.refusal(prompt, answer)
+        refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
             self.say(self.session.refusal_line(prompt, refusal), prompt)
             return _Pending(pending)
-        if self._reads_back(heard, answer, prompt):
+        if getattr(answer, "confirm", False) or self._reads_back(heard, answer, prompt):
             self.read_back(answer, prompt)
             return _Pending(answer)
         return self._submit(answer, prompt)
@@ -270,7 +313,15 @@ class Dialogue:
         if not irreversible(prompt.kind, answer):
             return False
         spoken = heard.source in ("voice", "file")
-        return spoken and (policy == "irreversible" or doubtful(heard, prompt, self.pack, self.cfg.doubt_gap))
+        return spoken and (policy == "irreversible"
+                           or doubtful(heard, prompt, self.pack, self.cfg.doubt_gap, self.read))
+
+    def _reads(self, text: str, prompt: Prompt) -> bool:
+        try:
+            self.read(text, prompt)
+        except (NotUnderstood, Ambiguous):
+            return False
+        return True
 
     def _strip_deny(self, text: str) -> str:
         """"不对，七号": the new answer after the correction."""

@@ -143,18 +143,20 @@ def seat_words(seats: Iterable[int]) -> list[str]:
 
 def legal_host_words(prompt: Prompt, max_seat: int, pack: Pack) -> list[str]:
     """Host words legal at this prompt: its words, only the seats it may name, the extras, the controls
-    (without the judge's name: `Grammar.phrases_for` puts it in front where it is needed)."""
+    (without the judge's name: `Grammar.phrases_for` puts it in front where it is needed). A prompt that
+    lists its own `words` in `info` (the lobby of `narrator serve`) offers exactly those."""
     if prompt is START:
         return list(dict.fromkeys([*pack.start, *pack.control_words()]))
-    words = phrases(prompt.accepts, max_seat)
-    if prompt.accepts == {Seats} and prompt.seats:
+    own = prompt.info.get("words")
+    words: list[str] = list(own) if own is not None else phrases(prompt.accepts, max_seat)
+    if own is None and prompt.accepts == {Seats} and prompt.seats:
         # A seat prompt may name only its selectable seats; other answer types name voters too.
         every = set(seat_words(range(1, max_seat + 1)))
         allowed = set(seat_words(prompt.seats))
         words = [w for w in words if w not in every or w in allowed]
         words = [w for w in words if w not in ("幺号", "幺", "两号", "两") or _small_ok(w, prompt.seats)]
     for kind in prompt.accepts:
-        words += pack.extra.get(ANSWER_SLUGS[kind], ())
+        words += pack.extra.get(ANSWER_SLUGS.get(kind, ""), ())
     words += pack.control_words()
     return list(dict.fromkeys(words))
 

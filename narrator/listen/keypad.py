@@ -40,6 +40,9 @@ def keys_to_words(keys: str, prompt: Prompt) -> str:
     keys = keys.strip()
     if not keys:
         return ""
+    own = prompt.info.get("keys")
+    if own is not None:  # the lobby of `narrator serve` numbers its choices: "1" is the first one said
+        return str(own.get(keys, "确认" if keys == "*" else ""))
     accepts = prompt.accepts
     if keys == "*":
         if YesNo in accepts:

@@ -9,6 +9,8 @@ read by `play`, `resume` and `doctor`. Command-line options override it.
     [voice]
     backend = "edge"         # edge (espeak-ng when offline) or espeak
     name = ""                # "" = the backend's default voice
+    volume = "0"             # dB on the table's speaker (narrator serve: 大声点 / 小声点)
+    pace = "1"               # scales every pause (narrator serve: 慢一点 / 快一点)
     [game]
     lang = "zh-Hans"
     input = "voice,keypad"   # voice, keypad, text (comma-separated)
@@ -48,6 +50,18 @@ class Audio:
 class VoiceCfg:
     backend: str = "edge"
     name: str = ""
+    volume: str = "0"
+    """dB on the table's speaker (大声点 / 小声点 in `narrator serve` move it by 3 dB)."""
+    pace: str = "1"
+    """Scales every pause (慢一点 / 快一点 in `narrator serve`); the same for every step."""
+
+    @property
+    def volume_db(self) -> float:
+        return float(self.volume)
+
+    @property
+    def pace_scale(self) -> float:
+        return float(self.pace)
 
 
 @dataclass
@@ -114,6 +128,14 @@ class Config:
         if self.game.read_back not in READ_BACK:
             raise ConfigError(f"{where}: game.read_back must be one of {', '.join(READ_BACK)}, "
                               f"not {self.game.read_back!r}")
+        for key, low, high in (("volume", -30.0, 12.0), ("pace", 0.3, 3.0)):
+            raw = getattr(self.voice, key)
+            try:
+                ok = low <= float(raw) <= high
+            except ValueError:
+                ok = False
+            if not ok:
+                raise ConfigError(f"{where}: voice.{key} must be a number from {low:g} to {high:g}, not {raw!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return {"audio": asdict(self.audio), "voice": asdict(self.voice), "game": asdict(self.game)}

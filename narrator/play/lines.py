@@ -44,20 +44,21 @@ def doing(script: Script, prompt: Prompt) -> Pieces:
 
 def where_line(script: Script, prompt: Prompt, night: int, day: int, phase: str) -> Line:
     """"继续游戏：第二天白天，正在放逐投票。" """
-    if phase == "night":
-        where = script.line("play", "where.night", n=script.number(night), doing=doing(script, prompt))
-    else:
-        where = script.line("play", "where.day", n=script.number(day), doing=doing(script, prompt))
-    return script.line("play", "resume", where=Pieces(where.pieces))
+    return script.line("play", "resume", where=where_pieces(script, prompt, night, day, phase))
+
+
+def where_pieces(script: Script, prompt: Prompt, night: int, day: int, phase: str) -> Pieces:
+    """Where a game stands: "第二天白天，正在放逐投票" (resume, `narrator games`, serve's recovery question)."""
+    key = "where.night" if phase == "night" else "where.day"
+    return Pieces(script.line("play", key, n=script.number(night if phase == "night" else day),
+                              doing=doing(script, prompt)).pieces)
 
 
 def where_text(script: Script, prompt: Prompt | None, night: int, day: int, phase: str) -> str:
     """Where a saved game stopped, for `narrator games`: "第二天白天，正在放逐投票"."""
     if prompt is None:
         return "—"
-    key = "where.night" if phase == "night" else "where.day"
-    return script.line("play", key, n=script.number(night if phase == "night" else day),
-                       doing=doing(script, prompt)).text
+    return "".join(where_pieces(script, prompt, night, day, phase))
 
 
 def message(script: Script, key: str, **values: str) -> Line:

@@ -197,10 +197,11 @@ class Live:
         assert prompt is not None
         self.speak([play_lines.where_line(self.script, prompt, status.night, status.day, status.phase)])
 
-    def run(self, *, resumed: bool = False) -> Outcome:
+    def run(self, *, resumed: bool = False, started: bool = False) -> Outcome:
+        """Play to the end. `started`: the cards were dealt and "开始" heard already (serve's lobby)."""
         self.interrupts.install()
         try:
-            return self._run(resumed)
+            return self._run(resumed, started)
         except Quit as stop:
             return Outcome(stop.code, stop.why)
         except InputEnded:
@@ -208,13 +209,14 @@ class Live:
         finally:
             self.interrupts.uninstall()
 
-    def _run(self, resumed: bool) -> Outcome:
+    def _run(self, resumed: bool, started: bool) -> Outcome:
         ear = self.guarded()
         ear.follow(self.mouth.playing)  # deaf to every line and cue the device plays, whoever said it
         dialogue = Dialogue(self.session, ear, self.say_line, self.clock or SystemClock(), self.config)
         ear.dialogue = dialogue
-        if not resumed:
+        if not resumed and not started:
             self.wait_for_start(ear, dialogue)
+        if not resumed:
             self._saving(self.on_start or (lambda: None))
         elif self.session.prompt is not None:
             self.say_where()

@@ -52,6 +52,8 @@ class Wiring:
     live_console: bool | None = None
     opened: Any = None
     """The ear `check(players)` opened (`ear()` gives it), or None."""
+    volume_db: float = 0.0
+    """dB on the table's channel (the config's voice.volume, 大声点 / 小声点 in `serve`)."""
 
     @classmethod
     def from_options(cls, config: Config, *, inputs: str | None, table: str | None, host: str | None,
@@ -173,7 +175,10 @@ class Wiring:
         def make(mixer: Any) -> Any:  # a reopened player keeps the mixer (its bed and queues) of the last
             from narrator.audio.mixer import Mixer
 
-            return bootstrap.player(self.table, self.host or None, mixer=mixer or Mixer(bank))
+            if mixer is None:
+                mixer = Mixer(bank)
+                mixer.volume = 10 ** (self.volume_db / 20)
+            return bootstrap.player(self.table, self.host or None, mixer=mixer)
 
         try:
             return AudioMouth(speaker, make, printer, offline=offline, seed=seed, pacing=scaled_pacing(self.pace),
@@ -189,6 +194,8 @@ class NewGame:
 
     preset: str
     options: dict[str, Any]
+    root: Path | None = None
+    """The games folder (None: the data folder's games/)."""
 
 
 def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None, new: NewGame | None = None,
@@ -203,18 +210,6 @@ def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None
              and wiring.opened is None else None)
     from concurrent.futures import ThreadPoolExecutor
 
-    from narrator import bootstrap
-    from narrator.listen.dialogue import DialogueConfig
-
-    game: list[SavedGame | None] = [saved]
-
-    def on_start() -> None:
-        assert new is not None
-        game[0] = store.save_game(session, new.preset, new.options)
-
-    def writable() -> OSError | None:
-        return store.writable_problem(game[0].folder if game[0] is not None else games_dir())
-
     # The ear (a speech model takes seconds to load) and the mouth (voice, sounds, streams) start side by
     # side; the judge's first line waits only for the mouth.
     try:
@@ -224,26 +219,50 @@ def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None
             try:
                 mouth = mouth_job.result()
             except BaseException:
-                _close_when_done(ear_job)
+                close_when_done(ear_job)
                 raise
             # The judge starts speaking (the cards to deal) while the ear may still be loading (unless
             # `Wiring.check(players)` opened it already, as `play` and `resume` do for voice).
             ear = LazyEar(ear_job)
-            config = DialogueConfig(pack=wiring.pack, read_back=wiring.read_back)  # type: ignore[arg-type]
-            live = Live(session, mouth, ear, view=view, config=config,
-                        clock=bootstrap.clock(), on_start=None if saved is not None else on_start,
-                        writable=writable)
-            view.start()
             try:
-                outcome = live.run(resumed=saved is not None)
+                return play_on(session, wiring, mouth, ear, console, saved=saved, new=new, view=view)
             finally:
-                view.stop()
-                mouth.close()
                 ear.close()
                 if typed is not None:
                     typed.close()
     finally:
         session.close()
+
+
+def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Any, console: Console, *,
+            saved: SavedGame | None = None, new: NewGame | None = None, started: bool = False,
+            view: HostConsole | None = None) -> Outcome:
+    """The one game loop of `play`, `resume` and `serve`: the host's console, the Live loop on `mouth` (closed
+    here) and `ear` (kept: `serve` keeps one ear for game after game), then the recap or the resume command.
+    `saved`: a game resumed; `new`: a new game, saved from 开始 on; `started`: the cards were dealt and "开始"
+    said already (the lobby of `serve` asked for it). The caller closes the Session."""
+    from narrator import bootstrap
+    from narrator.listen.dialogue import DialogueConfig
+
+    view = view or HostConsole(console, live=wiring.live_console, lang=session.lang)
+    game: list[SavedGame | None] = [saved]
+
+    def on_start() -> None:
+        assert new is not None
+        game[0] = store.save_game(session, new.preset, new.options, new.root)
+
+    def writable() -> OSError | None:
+        return store.writable_problem(game[0].folder if game[0] is not None else games_dir())
+
+    config = DialogueConfig(pack=wiring.pack, read_back=wiring.read_back)  # type: ignore[arg-type]
+    live = Live(session, mouth, ear, view=view, config=config, clock=bootstrap.clock(),
+                on_start=None if saved is not None else on_start, writable=writable)
+    view.start()
+    try:
+        outcome = live.run(resumed=saved is not None, started=started)
+    finally:
+        view.stop()
+        mouth.close()
     saved = game[0]
     if outcome.code == 0 and saved is not None:
         finish(session, saved, console)
@@ -284,10 +303,10 @@ class LazyEar:
         self.job.add_done_callback(opened)
 
     def close(self) -> None:
-        _close_when_done(self.job)
+        close_when_done(self.job)
 
 
-def _close_when_done(job: Any) -> None:
+def close_when_done(job: Any) -> None:
     with contextlib.suppress(BaseException):  # an ear that failed to open: its problem is reported already
         job.result().close()
 

@@ -117,6 +117,16 @@ class SavedGame:
             return {}
         return data if isinstance(data, dict) else {}
 
+    @property
+    def abandoned(self) -> bool:
+        """Given up at `narrator serve`'s recovery question ("继续吗？" — "不"): kept, never resumed by default."""
+        return bool(self.meta().get("abandoned"))
+
+    def abandon(self) -> None:
+        """Mark the game abandoned (meta.json rewritten atomically; the journal is kept as it is)."""
+        meta = {**self.meta(), "abandoned": datetime.now().isoformat(timespec="seconds")}
+        write_atomically(self.meta_path, json.dumps(meta, ensure_ascii=False).encode("utf-8"))
+
     def load(self) -> Session:
         """The game as it stands, read-only (checked replay of its journal; nothing is written, no lock is
         taken); JournalError says why it cannot be."""
@@ -247,10 +257,13 @@ def find_game(spec: str | None, root: Path | None = None) -> SavedGame:
 
 
 def latest_to_resume(root: Path | None = None) -> tuple[SavedGame, list[str]]:
-    """The newest game that is unfinished and has answers, and why each newer game was skipped (one
-    sentence each: over, no answer yet, damaged and why). Read-only."""
+    """The newest game that is unfinished, has answers and was not abandoned, and why each newer game was
+    skipped (one sentence each: abandoned, over, no answer yet, damaged and why). Read-only."""
     skipped: list[str] = []
     for game in reversed(all_games(root)):
+        if game.abandoned:
+            skipped.append(f"{game.id}：已放弃（`narrator resume {game.id}` 仍可继续）")
+            continue
         try:
             session = game.load()
         except JournalError as exc:
@@ -301,3 +314,26 @@ def resume_game(spec: str | None, root: Path | None = None) -> Resumed:
         session.close()
         raise CannotResume(f"{saved.id} 已经结束了；`narrator recap {saved.id}` 看复盘")
     return Resumed(saved, session, notes)
+def recoverable(root: Path | None = None, *, within_s: float = 86400.0) -> tuple[SavedGame, Session] | None:
+    """The latest unfinished game played in the last `within_s` seconds and not abandoned (what `serve`
+    offers to continue at power-on), with its Session; None when there is none."""
+    now = time.time()
+    for game in reversed(all_games(root)):
+        try:
+            if game.abandoned or now - game.journal.stat().st_mtime > within_s:
+                continue
+            session = game.load()
+        except (OSError, JournalError):
+            continue
+        if not session.over:
+            return game, session
+    return None
+
+
+def played(root: Path | None = None) -> dict[str, int]:
+    """Games per preset on this device (the lobby names the most played boards first)."""
+    out: dict[str, int] = {}
+    for game in all_games(root):
+        preset = str(game.meta().get("preset", ""))
+        out[preset] = out.get(preset, 0) + 1
+    return out

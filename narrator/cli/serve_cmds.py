@@ -1,0 +1,95 @@
+"""`narrator serve` (the device's main program) and `narrator service install|uninstall|status`.
+
+Exit codes of `serve`: 0 after 关机; 2 it cannot start (config, devices, model); 3 every input ended (the
+text piped in ran out); 130 Ctrl-C twice. A game it was playing is saved answer by answer: the next
+`serve` offers to continue it.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from narrator.cli.play_cmds import LiveOptions, fail, with_live_options
+
+ScopeOpt = Annotated[str, typer.Option("--scope", help="user: runs with your session (default); system: at "
+                                       "boot as you, installed under /etc (needs root).")]
+UnitDirOpt = Annotated[Path | None, typer.Option(help="Write the unit here instead of the scope's folder (for "
+                                                 "packaging and tests).", hidden=True)]
+NoSystemctlOpt = Annotated[bool, typer.Option("--no-systemctl", help="Only write or remove the unit; print the "
+                                              "systemctl commands instead of running them.")]
+
+
+def serve(
+    seed: Annotated[int | None, typer.Option(help="The first game's seed (the next games count up from it); "
+                                             "default: random.")] = None,
+    *,
+    live: LiveOptions,
+) -> None:
+    """The device: say the ready line, then lobby → game → recap → lobby, by voice (or keypad, or typed text)
+    until "关机". An unfinished game of the last day is offered first. One log line per event on stderr."""
+    from narrator.play.config import Config, ConfigError
+    from narrator.play.run import StartProblem
+    from narrator.serve.device import Device
+
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(name)s: %(message)s")
+    try:
+        config = Config.load()
+        wiring = live.wiring(config)
+        wiring.volume_db = config.voice.volume_db
+        wiring.pace = live.pace * config.voice.pace_scale
+        wiring.live_console = False
+        wiring.check()
+        code = Device(wiring, config, lang=config.game.lang, seed=seed).run()
+    except (ConfigError, StartProblem) as exc:
+        raise fail(str(exc)) from exc
+    raise typer.Exit(code)
+
+
+service_app = typer.Typer(help="A systemd unit that starts `narrator serve` at boot (after the sound system) "
+                          "and restarts it if it fails.", no_args_is_help=True)
+
+
+def _service(action: str, scope: str, unit_dir: Path | None, no_systemctl: bool) -> None:
+    """Run one of narrator.serve.service's actions and print what it did, one line each."""
+    from narrator.serve import service
+
+    if scope not in ("user", "system"):
+        raise fail(f"--scope {scope}: choose user or system")
+    target = service.Service(scope, unit_dir)  # type: ignore[arg-type]
+    try:
+        done = getattr(service, action)(target, run_systemctl=not no_systemctl)
+    except PermissionError as exc:
+        raise fail(f"cannot change {exc.filename}: the system scope needs root (sudo), or use --scope user") from exc
+    for line in done:
+        typer.echo(line)
+
+
+@service_app.command("install")
+def service_install(scope: ScopeOpt = "user", unit_dir: UnitDirOpt = None,
+                    no_systemctl: NoSystemctlOpt = False) -> None:
+    """Write the unit and enable it (again: nothing changes)."""
+    _service("install", scope, unit_dir, no_systemctl)
+
+
+@service_app.command("uninstall")
+def service_uninstall(scope: ScopeOpt = "user", unit_dir: UnitDirOpt = None,
+                      no_systemctl: NoSystemctlOpt = False) -> None:
+    """Stop and disable the unit and remove it (again: says it is not installed)."""
+    _service("uninstall", scope, unit_dir, no_systemctl)
+
+
+@service_app.command("status")
+def service_status(scope: ScopeOpt = "user", unit_dir: UnitDirOpt = None,
+                   no_systemctl: NoSystemctlOpt = False) -> None:
+    """Whether the unit is installed and running, and where its log is."""
+    _service("status", scope, unit_dir, no_systemctl)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(with_live_options(serve))
+    app.add_typer(service_app, name="service")

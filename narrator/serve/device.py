@@ -1,0 +1,254 @@
+"""`narrator serve`: the device's main program — lobby → game → recap → lobby, for ever, by voice alone.
+
+At power-on it opens the ear once (the speech model loads here: the ready line waits for it) and offers an
+unfinished game of the last day ("上一局还没结束：…。继续吗？"), else says the ready line. The lobby
+(narrator/serve/lobby.py) is asked through the very loop a game uses — `narrator.play.loop.Live` with the
+lobby in the place of the Session: its mouth, its guarded ear (a lost microphone is reported and the keypad
+goes on), the ear's `Dialogue` — and a game is played by `narrator.play.run.play_on`, the one game loop of
+`play` and `resume`, on a mouth of its own (its seed draws the table's pauses) and the same ear.
+
+Every event is one line on stderr (`log`; journald keeps it under the service). Nothing secret is logged:
+no answer of a game, no card — only what the table heard anyway (the lobby's choices, who won).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from narrator.listen.dialogue import Dialogue, DialogueConfig
+from narrator.play import store
+from narrator.play.config import Config
+from narrator.play.ears import InputEnded
+from narrator.play.interrupts import Interrupts, Quit
+from narrator.play.lines import where_pieces
+from narrator.play.loop import Live, View
+from narrator.play.run import NewGame, Wiring, close_when_done, play_on
+from narrator.serve.lobby import Lobby, Step, every_prompt, recap_lines
+from narrator.session import Session
+
+log = logging.getLogger("narrator.serve")
+
+RECOVER_WITHIN_S = 24 * 3600.0
+"""An unfinished game younger than this (its last answer) is offered at power-on."""
+VOLUME_STEP_DB, VOLUME_RANGE_DB = 3.0, (-30.0, 12.0)
+PACE_STEP, PACE_RANGE = 1.2, (0.4, 2.5)
+
+
+class LobbyView(View):
+    """What the lobby shows besides its lines: device alerts (a lost microphone), logged too."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def alert(self, text: str) -> None:
+        log.info("alert: %s", text)
+        self.console.print(f"⚠ {text}", style="yellow", markup=False)
+
+
+@dataclass
+class Device:
+    wiring: Wiring
+    config: Config
+    lang: str = "zh-Hans"
+    seed: int | None = None
+    """The first game's seed (the next ones: +1 each); None draws one per game."""
+    console: Console = field(default_factory=lambda: Console(highlight=False, soft_wrap=True))
+    games_root: Path | None = None
+    ask_again_s: float = 20.0
+    """s of silence before a lobby question is asked again; as long again, and the lobby goes back to waiting."""
+    interrupts: Interrupts = field(default_factory=Interrupts)
+    games: int = 0
+    _mouth: Any = None
+    _ear: Any = None
+
+    def run(self) -> int:
+        """Serve until 关机 (0), the input ends (3) or Ctrl-C twice (130)."""
+        started = time.monotonic()
+        # The ear (the speech model: the longest step) and the mouth open side by side; the ready line waits
+        # for both, since the device must hear the answer to it.
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="narrator-ear") as pool:
+            ear_job = pool.submit(self._open_ear)
+            every_prompt()  # the lobby's questions, made while the model loads (the ear's thread checks them)
+            try:
+                self._mouth = self.wiring.mouth(self.console, 0, self.lang)
+                self._ear = ear_job.result()
+            except BaseException:
+                if self._mouth is not None:
+                    self._mouth.close()
+                close_when_done(ear_job)
+                raise
+        lobby = Lobby(self.lang, played=Counter(store.played(self.games_root)))
+        found = store.recoverable(self.games_root, within_s=RECOVER_WITHIN_S)
+        if found is not None:
+            saved, session = found
+            status = session.status()
+            assert session.prompt is not None
+            lobby.recover(where_pieces(lobby.script, session.prompt, status.night, status.day, status.phase))
+            log.info("unfinished game %s offered", saved.id)
+        else:
+            lobby.ready()
+        if not self.wiring.host and not self.console.is_terminal:
+            log.warning("no earpiece configured (audio.host): the host's secret lines go to standard output only")
+        log.info("ready in %.2f s (inputs %s)", time.monotonic() - started, ",".join(self.wiring.inputs))
+        self.interrupts.install()
+        try:
+            return self._serve(lobby, found[0] if found else None)
+        except Quit:
+            log.info("stopped with Ctrl-C")
+            return 130
+        except InputEnded:
+            log.info("every input ended")
+            return 3
+        finally:
+            self.interrupts.uninstall()
+            if self._mouth is not None:
+                self._mouth.close()
+            self._ear.close()
+
+    def _open_ear(self) -> Any:
+        ear = self.wiring.ear(18)
+        check_vocabulary(ear)
+        return ear
+
+    # ---- the lobby ------------------------------------------------------------------------------------
+
+    def _serve(self, lobby: Lobby, offered: store.SavedGame | None) -> int:
+        while True:
+            live = Live(lobby, self._mouth, self._ear, view=LobbyView(self.console),  # type: ignore[arg-type]
+                        interrupts=self.interrupts)
+            ear = live.guarded()
+            asked = lobby.take_lines()
+            live.speak(asked)
+            waiting = lobby.step.kind == "idle"
+            config = DialogueConfig(pack=self.wiring.pack, ask_again_s=math.inf if waiting else self.ask_again_s,
+                                    remind_s=self.ask_again_s, give_up_after=None if waiting else 1)
+            dialogue = Dialogue(lobby, ear, live.say_line, live.clock or _clock(), config)
+            ear.dialogue = dialogue
+            if dialogue.answer(asked) is None:
+                if not dialogue.gave_up:
+                    raise InputEnded()
+                log.info("lobby: no answer at %s, back to waiting", lobby.step.kind)
+                lobby.go(Step("idle"), lobby.line("silence"))
+                continue
+            taken = lobby.taken
+            log.info("lobby: %s%s → %s", taken.what if taken else "?", _shown(taken), lobby.step.kind)
+            action = lobby.take_action()
+            if action is None:
+                continue
+            log.info("lobby action: %s", action)
+            if action == "shutdown":
+                live.speak([lobby.line("shutdown")])
+                return 0
+            if action in ("louder", "softer", "slower", "faster"):
+                self._setting(action)
+            elif action == "abandon" and offered is not None:
+                offered.abandon()
+                log.info("game %s abandoned", offered.id)
+            elif action == "resume" and offered is not None:
+                code = self._resume(lobby, offered)
+                offered = None
+                if code:
+                    return code
+            elif action == "play":
+                code = self._new_game(lobby)
+                if code:
+                    return code
+
+    def _setting(self, action: str) -> None:
+        voice = self.config.voice
+        if action in ("louder", "softer"):
+            step = VOLUME_STEP_DB if action == "louder" else -VOLUME_STEP_DB
+            db = min(max(voice.volume_db + step, VOLUME_RANGE_DB[0]), VOLUME_RANGE_DB[1])
+            voice.volume, self.wiring.volume_db = f"{db:g}", db
+            mixer = getattr(getattr(self._mouth, "player", None), "mixer", None)
+            if mixer is not None:
+                mixer.volume = 10 ** (db / 20)
+        else:
+            scale = PACE_STEP if action == "slower" else 1 / PACE_STEP
+            pace = round(min(max(voice.pace_scale * scale, PACE_RANGE[0]), PACE_RANGE[1]), 2)
+            voice.pace, self.wiring.pace = f"{pace:g}", pace
+        where = self.config.save()
+        log.info("config: volume %s dB, pace %s (%s)", voice.volume, voice.pace, where)
+
+    # ---- games ----------------------------------------------------------------------------------------
+
+    def _new_game(self, lobby: Lobby) -> int:
+        planned = lobby.planned
+        assert planned is not None
+        seed = random.randrange(1 << 31) if self.seed is None else self.seed + self.games
+        session = Session(planned.setup, seed, lang=self.lang)
+        lobby.played[planned.preset] += 1
+        log.info("game started: %s, %d players, %d rule changes", planned.preset, planned.setup.players,
+                 len(planned.rules))
+        return self._play(lobby, session, new=NewGame(planned.preset, {}, self.games_root))
+
+    def _resume(self, lobby: Lobby, offered: store.SavedGame) -> int:
+        try:
+            taken = store.resume_game(offered.id, self.games_root)
+        except store.CannotResume as exc:
+            log.warning("game %s cannot be resumed: %s", offered.id, exc)
+            return 0
+        log.info("game %s resumed", offered.id)
+        return self._play(lobby, taken.session, saved=taken.saved)
+
+    def _play(self, lobby: Lobby, session: Session, *, saved: store.SavedGame | None = None,
+              new: NewGame | None = None) -> int:
+        """One game on its own mouth and the lobby's ear; 0 when it ended (the lobby asks what next)."""
+        self.games += 1
+        self._mouth.close()
+        self._mouth = None
+        try:
+            mouth = self.wiring.mouth(self.console, session.seed, session.lang)
+            outcome = play_on(session, self.wiring, mouth, self._ear, self.console, saved=saved, new=new,
+                              started=saved is None)
+        finally:
+            session.close()
+            self._mouth = self.wiring.mouth(self.console, 0, self.lang)
+        if outcome.code != 0:
+            log.info("game stopped (%s)", outcome.reason)
+            return outcome.code
+        log.info("game ended: %s won (%s)", session.winner.value if session.winner else "nobody",
+                 session.termination)
+        lobby.after_game(recap_lines(lobby.script, session))
+        return 0
+
+
+def _shown(choice: Any) -> str:
+    value = getattr(choice, "value", None)
+    if value is None:
+        return ""
+    return f" {getattr(value, 'preset', None) or getattr(value, 'key', None) or value}"
+
+
+def check_vocabulary(ear: Any) -> None:
+    """Every lobby question's words are ones the speech model can hear (VocabularyError → StartProblem)."""
+    from narrator.listen.grammar import VocabularyError
+    from narrator.play.run import StartProblem
+
+    for part in getattr(ear, "ears", None) or [ear]:
+        grammar = getattr(part, "grammar", None)
+        if grammar is None:
+            continue
+        try:
+            for prompt in every_prompt():
+                grammar.phrases_for(prompt, 18)
+        except VocabularyError as exc:
+            part.close()
+            raise StartProblem(f"the lobby: {exc}") from exc
+
+
+def _clock() -> Any:
+    from narrator import bootstrap
+
+    return bootstrap.clock()
+

@@ -1,0 +1,427 @@
+"""The voice lobby of `narrator serve`: the questions between games, asked as prompts.
+
+`Lobby` offers the ear's `Dialogue` (narrator/listen/dialogue.py) the same verbs a game `Session` does —
+`prompt`, `read`, `refusal`, `refusal_line`, `submit`, `undo`, `take_lines`, `repeat_lines` — so a lobby
+question is answered exactly like a game prompt: by voice (each question's grammar is its own words, checked
+against the model's vocabulary), keypad (`info["keys"]`: "1" is the first choice said) or typed text, with
+重复, 撤销 and the read-back of 关机. Every choice is said back; a word the lobby cannot take gets what it can
+take ("十二人可以玩：…"), a rule that contradicts another names it.
+
+The questions (`lobby.<step>`): recover (an unfinished game: 继续 / 不), idle (开始新游戏), players (几个人玩),
+board (four boards at a time, 更多), ready (the cards to deal, the house rules that differ: 开始 / 改规则 /
+换板子), rules (rule phrases, 好了), after (the recap: 再来一局 / 换板子 / 再说一遍复盘 / 结束). At every one:
+大声点, 小声点, 慢一点, 快一点, 关机. What the lobby decided is `action` ("play", "resume", "abandon",
+"shutdown", or a setting); the serve loop takes it (`take_action`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from functools import cache
+from types import MappingProxyType
+from typing import Any
+
+from narrator.engine.game import Accepted
+from narrator.engine.prompts import Prompt
+from narrator.engine.refusals import Refusal
+from narrator.engine.rules import Setup, SetupError
+from narrator.hostwords import NotUnderstood
+from narrator.judge.lines import Line
+from narrator.judge.rules_talk import phrase_key
+from narrator.judge.script import Joined, Pieces, Script, Seat
+from narrator.serve import words as w
+from narrator.zh import to_script
+
+PAGE = 4
+"""Boards said at a time."""
+EXAMPLES = ("witch_self_save.always", "sheriff.false", "sheriff_weight.1.5", "win.city")
+"""The rules named when a rule is not understood (`house_rules` keys)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One lobby answer: a command slug, or "count", "board", "rule" with its value."""
+
+    what: str
+    value: Any = None
+    said: Any = ""
+    """What the read-back says (关机, the only choice read back before it is taken)."""
+    confirm: bool = False
+    """Read back and wait for 对 / 确认 before it is taken."""
+
+
+def _refuse(code: str, **values: Any) -> Refusal:
+    """Why the lobby cannot take the words: `lobby.refused.<code>` of the script (said to the table: the lobby
+    has no secrets), filled by `Lobby.refusal_line`."""
+    return Refusal(code, MappingProxyType(values))
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str
+    players: int | None = None
+    board: w.Board | None = None
+    page: int = 0
+    rules: tuple[w.RulePhrase, ...] = ()
+    """The host's changes to the board's rules, in the order said (one per switch)."""
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A game the lobby set up: what `serve` starts after "开始"."""
+
+    setup: Setup
+    preset: str
+    board: w.Board
+    rules: tuple[w.RulePhrase, ...]
+
+
+@dataclass
+class _Judge:
+    script: Script
+
+
+@dataclass
+class _Seats:
+    players: int = 18
+
+
+@dataclass
+class Lobby:
+    lang: str = "zh-Hans"
+    played: Counter[str] = field(default_factory=Counter)
+    """Games played per preset (most played boards first)."""
+    step: Step = field(default_factory=lambda: Step("idle"))
+    action: str | None = None
+    planned: Planned | None = None
+    recap: list[Line] = field(default_factory=list)
+    """The last game's spoken recap (said after it, again on 再说一遍复盘)."""
+    night: bool = False
+
+    def __post_init__(self) -> None:
+        self.script = Script(self.lang)
+        self.judge = _Judge(self.script)
+        self.setup = _Seats()
+        self._history: list[Step] = []
+        self._lines: list[Line] = []
+        self._prompt: tuple[Step, Prompt] | None = None
+        self._recover_where: Any = None
+        self.taken: Choice | None = None
+        """The last choice taken (for the log)."""
+
+    # ---- where the lobby stands -----------------------------------------------------------------------
+
+    def go(self, step: Step, *lines: Line, ask: bool = True) -> None:
+        """Move to `step` (forgetting what came before: 撤销 cannot go back past it) and say its question."""
+        self._history.clear()
+        self.step = step
+        self._lines += lines
+        if ask:
+            self._lines += self.question()
+
+    def recover(self, where: Any) -> None:
+        """Power-on with an unfinished game: "上一局还没结束：{where}。继续吗？"."""
+        self._recover_where = where
+        self.go(Step("recover"))
+
+    def ready(self) -> None:
+        """Power-on: the ready line, then waiting for 开始新游戏."""
+        self.go(Step("idle"), self.line("ready"), ask=False)
+
+    def after_game(self, recap: list[Line]) -> None:
+        self.recap = recap
+        self.go(replace(self.step, kind="after"), *recap)
+
+    def take_action(self) -> str | None:
+        action, self.action = self.action, None
+        return action
+
+    # ---- what the dialogue uses -----------------------------------------------------------------------
+
+    @property
+    def prompt(self) -> Prompt:
+        if self._prompt is None or self._prompt[0] is not self.step:
+            words, keys = self._choices()
+            info = {"words": tuple(words), "keys": keys}
+            self._prompt = (self.step, Prompt(f"lobby.{self.step.kind}", frozenset({Choice}), info=info))
+        return self._prompt[1]
+
+    @property
+    def over(self) -> bool:
+        return False
+
+    def hidden(self, prompt: Prompt | None) -> bool:
+        """Nothing the lobby says is secret: the table chooses its game together."""
+        return False
+
+    def explain(self, words: str, *, before_start: bool = False) -> None:
+        """规则 … explains a game under way; in the lobby the words are an answer."""
+        return None
+
+    def take_lines(self) -> list[Line]:
+        lines, self._lines = self._lines, []
+        return lines
+
+    def repeat_lines(self) -> list[Line]:
+        return self.question()
+
+    def read(self, text: str, prompt: Prompt) -> Choice:
+        """The choice the words make at this question; NotUnderstood says what can be said instead."""
+        step = self.step
+        anytime = w.read_command(text, w.ANYTIME)
+        if anytime is not None:
+            return Choice(anytime, said=w.ANYTIME[anytime][0], confirm=anytime == "shutdown")
+        slug = w.read_command(text, self._commands())
+        if slug is not None:
+            return Choice(slug)
+        if step.kind == "players":
+            n = w.read_count(text)
+            if n is not None:
+                if n not in w.counts():
+                    raise NotUnderstood(_refuse("no_count", low=w.PLAYER_RANGE[0], high=w.PLAYER_RANGE[1]))
+                return Choice("count", n)
+        if step.kind == "board" and step.players is not None:
+            board = w.read_board(text, self._boards())
+            if board is not None:
+                return Choice("board", board)
+            raise NotUnderstood(_refuse("no_board", n=step.players, boards=self._page_names()))
+        if step.kind == "rules":
+            phrase = w.read_rule(text)
+            if phrase is not None:
+                return Choice("rule", phrase)
+            raise NotUnderstood(_refuse("no_rule", examples=EXAMPLES))
+        raise NotUnderstood(_refuse("say", words=tuple(self._said_commands())))
+
+    def refusal(self, prompt: Prompt, answer: Any) -> Refusal | None:
+        if not isinstance(answer, Choice) or answer.what != "rule" or self.step.board is None:
+            return None
+        phrase: w.RulePhrase = answer.value
+        for old in self.step.rules:
+            if old.switch == phrase.switch and old.value != phrase.value:
+                return _refuse("contradicts", rule=phrase.key, other=old.key)
+        changed = self._with_rule(phrase)
+        try:
+            rules = self._setup(changed).rules
+        except SetupError as exc:
+            return _refuse("cannot", why=str(exc))
+        found = w.clash(changed, rules)
+        if found is not None:
+            needs, off = found
+            # the one said last is refused; the other is named ("没有警长", or the board's own rule)
+            other = next((r.key for r in changed if r.switch == off), None) or phrase_key(rules, off)[0]
+            first, second = (phrase.key, other) if phrase.switch != off else (phrase.key, needs.key)
+            return _refuse("contradicts", rule=first, other=second)
+        return None
+
+    def refusal_line(self, prompt: Prompt | None, refusal: Refusal) -> Line:
+        values = {k: self._value(k, v) for k, v in refusal.values.items()}
+        return self.line(f"refused.{refusal.code}", **values)
+
+    def submit(self, answer: Any) -> Any:
+        if not isinstance(answer, Choice):
+            raise TypeError(f"the lobby takes Choice answers, not {answer!r}")
+        before = self.step
+        self.taken = answer
+        self._take(answer)
+        if self.step is not before:
+            self._history.append(before)
+        return Accepted(())
+
+    def undo(self) -> bool:
+        if not self._history:
+            return False
+        self.step = self._history.pop()
+        self._lines += self.question()
+        return True
+
+    # ---- choices --------------------------------------------------------------------------------------
+
+    def _take(self, c: Choice) -> None:
+        step = self.step
+        if c.what in w.ANYTIME:
+            self.action = c.what
+            if c.what != "shutdown":
+                self._lines.append(self.line(f"setting.{c.what}"))
+            return
+        if c.what == "go_on":
+            self.action = "resume"
+        elif c.what == "drop" and step.kind == "recover":
+            self.action = "abandon"
+            self.go(Step("idle"), self.line("abandoned"), ask=False)
+            self._lines.append(self.line("idle"))
+        elif c.what == "new_game":
+            self._to(Step("players"))
+        elif c.what == "count":
+            self._to(Step("board", players=c.value), self.line("players.said", n=self.script.number(c.value)))
+        elif c.what == "more":
+            pages = max(1, -(-len(self._boards()) // PAGE))
+            self._to(replace(step, page=(step.page + 1) % pages))
+        elif c.what == "board":
+            self._to(Step("ready", players=step.players, board=c.value),
+                     self.line("board.said", board=self._said(c.value.said)))
+        elif c.what == "change_rules":
+            self._to(replace(step, kind="rules"))
+        elif c.what == "rule":
+            rules = self._with_rule(c.value)
+            self._step(replace(step, rules=rules), self.line("rule.said", rule=self._rule_text(c.value.key)))
+        elif c.what in ("rules_done", "again"):  # 再来一局: the same board and rules, a new deal
+            self._to(replace(step, kind="ready"))
+        elif c.what == "start":
+            board = step.board
+            assert board is not None
+            self.planned = Planned(self._setup(step.rules), board.preset, board, step.rules)
+            self.action = "play"
+            self.step = replace(step, kind="ready")
+        elif c.what == "change_board":
+            self._to(Step("board", players=step.players) if step.players else Step("players"))
+        elif c.what == "recap_again":
+            self._lines += self.recap
+            self._lines += self.question()
+        elif c.what == "end":
+            self._history.clear()
+            self.step = Step("idle")
+            self._lines += [self.line("ended"), self.line("idle")]
+
+    def _to(self, step: Step, *lines: Line) -> None:
+        self._step(step, *lines)
+        self._lines += self.question()
+
+    def _step(self, step: Step, *lines: Line) -> None:
+        self.step = step
+        self._lines += lines
+
+    def _with_rule(self, phrase: w.RulePhrase) -> tuple[w.RulePhrase, ...]:
+        return (*[r for r in self.step.rules if r.switch != phrase.switch], phrase)
+
+    def _setup(self, rules: tuple[w.RulePhrase, ...]) -> Setup:
+        from narrator.presets import make_setup
+
+        assert self.step.board is not None
+        return make_setup(preset=self.step.board.preset, rules={r.switch: r.value for r in rules})
+
+    def _boards(self) -> list[w.Board]:
+        return w.boards_for(self.step.players or 0, self.played)
+
+    def _page(self) -> list[w.Board]:
+        return self._boards()[self.step.page * PAGE:(self.step.page + 1) * PAGE]
+
+    def _page_names(self) -> tuple[str, ...]:
+        return tuple(b.said for b in self._page())
+
+    def _commands(self) -> tuple[str, ...]:
+        return {
+            "recover": ("go_on", "drop"),
+            "idle": ("new_game",),
+            "players": (),
+            "board": ("more",),
+            "ready": ("start", "change_rules", "change_board"),
+            "rules": ("rules_done", "start"),
+            "after": ("again", "change_board", "recap_again", "end"),
+        }[self.step.kind]
+
+    def _said_commands(self) -> list[str]:
+        return [w.COMMANDS[s][0] for s in self._commands()]
+
+    def _choices(self) -> tuple[list[str], dict[str, str]]:
+        """The words offered at this question (its grammar) and what each key of the keypad says."""
+        kind = self.step.kind
+        words = [word for s in self._commands() for word in w.COMMANDS[s]]
+        words += [word for s in w.ANYTIME for word in w.ANYTIME[s]]
+        keys: dict[str, str] = {}
+        if kind == "players":
+            for n in w.counts():
+                words += w.count_words(n)
+                keys[str(n)] = w.count_words(n)[0]
+        elif kind == "board":
+            for board in self._boards():
+                words += board.words()
+            page = self._page_names()
+            keys = {str(i + 1): said for i, said in enumerate(page)}
+            keys[str(len(page) + 1)] = w.COMMANDS["more"][0]
+        elif kind == "rules":
+            words += w.spoken_rule_words()
+            keys["1"] = w.COMMANDS["rules_done"][0]
+        else:
+            keys = {str(i + 1): w.COMMANDS[s][0] for i, s in enumerate(self._commands())}
+        # 0 is 关机 (read back: * is 确认), or 不 at the recovery question; * is always 确认 (keypad.py)
+        keys["0"] = w.COMMANDS["drop"][0] if kind == "recover" else w.ANYTIME["shutdown"][0]
+        return list(dict.fromkeys(words)), {k: v for k, v in keys.items() if v}
+
+    # ---- what the judge says --------------------------------------------------------------------------
+
+    def line(self, key: str, **values: Any) -> Line:
+        return self.script.line("lobby", key, **values)
+
+    def question(self) -> list[Line]:
+        step = self.step
+        if step.kind == "recover":
+            return [self.line("recover", where=self._recover_where)]
+        if step.kind == "idle":
+            return [self.line("idle")]
+        if step.kind == "players":
+            return [self.line("players")]
+        if step.kind == "board":
+            assert step.players is not None
+            out = [self.line("boards", n=self.script.number(step.players),
+                             boards=self._value("boards", self._page_names()))]
+            if len(self._boards()) > PAGE:
+                out.append(self.line("boards.more"))
+            return out
+        if step.kind == "ready":
+            return self._ready_lines()
+        if step.kind == "rules":
+            return [self.line("rules")]
+        return [self.line("after")]
+
+    def _ready_lines(self) -> list[Line]:
+        from narrator.judge.rules_talk import changed, paragraph
+        from narrator.play.lines import deal_line
+
+        setup = self._setup(self.step.rules)
+        names = changed(setup, also=[r.switch for r in self.step.rules])
+        out = [paragraph(self.script, setup.rules, names)] if names else []
+        return [*out, deal_line(self.script, setup), self.line("ready_hint")]
+
+    def _rule_text(self, key: str) -> str:
+        return str(self.script.data["house_rules"][key])
+
+    def _value(self, key: str, value: Any) -> Any:
+        if isinstance(value, tuple):
+            return Joined(self.script.joiner, [self._value(key, v) for v in value])
+        if key in ("rule", "other", "examples"):
+            return self._rule_text(str(value))
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.script.number(value)
+        return Pieces((self._said(str(value)),))
+
+    def _said(self, words: str) -> str:
+        """Board names and the host's words of the lobby, in the game's script."""
+        return to_script(words, self.lang)
+
+
+@cache
+def every_prompt() -> tuple[Prompt, ...]:
+    """One prompt of each lobby question (the board question once per player count): what `serve` checks
+    against the speech model's vocabulary at power-on, as the ear checks every game prompt."""
+    lobby = Lobby()
+    steps = [Step("recover"), Step("idle"), Step("players"), *[Step("board", players=n) for n in w.counts()],
+             Step("ready"), Step("rules"), Step("after")]
+    out = []
+    for step in steps:
+        lobby.step = step
+        out.append(lobby.prompt)
+    return tuple(out)
+
+
+def recap_lines(script: Script, session: Any) -> list[Line]:
+    """The spoken recap in short: the winner, why, and every seat's card."""
+    from narrator.engine.events import GameEnded
+
+    ended = next((e for e in reversed(session.game.journal) if isinstance(e, GameEnded)), None)
+    if ended is None:
+        return []
+    why = script.line("terminations", ended.termination)
+    cards = Joined(script.joiner, [Pieces((Seat(seat), script.role(role.value))) for seat, role in ended.roles])
+    return [script.line("lobby", "recap", winner=script.camp(ended.winner.value), why=Pieces(why.pieces),
+                        cards=cards)]

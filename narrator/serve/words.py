@@ -1,0 +1,217 @@
+"""The lobby's words (`narrator serve`): what the host may say between games, read both ways.
+
+* **Counts**: "十二个", "十二人", "十二" → 12, for every player count some board is made for.
+* **Boards** for a count, from narrator/data/presets.yaml: each preset by its short name (the "12人" left off:
+  "预女猎白"), its full name, "标准局" for the seed table, "经典" for the classic box; the most played on this
+  device first (the saved games' presets), then in the order of presets.yaml.
+* **Rule phrases** from the judge's own phrase table — `house_rules:` in the script, the one 规则 reads out —
+  so a rule is heard in the words the judge says it ("女巫可以自救", "警长一票半", "没有警长"), plus the
+  short sayings of `narrator.hostwords.rules_words.RULE_SAYINGS` ("不要警长", "屠城"); each maps to a switch
+  of `narrator.engine.rules.Rules` and its value, and is read back as the table says it.
+* **Commands** of the lobby (开始新游戏, 更多, 改规则, 再来一局 …) and those heard anywhere in it (大声点 …).
+
+Everything is in simplified script; the host's words are folded to it first (either script may come in).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any
+
+from narrator.engine.rules import CLASSIC_NIGHT_ORDER, MAX_PLAYERS, MIN_PLAYERS, MODERN_NIGHT_ORDER, Rules
+from narrator.hostwords.rules_words import RULE_SAYINGS
+from narrator.numbers import chinese_number
+from narrator.zh import to_hans
+
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "new_game": ("开始新游戏", "法官开始新游戏", "新游戏", "开新局"),
+    "start": ("开始", "开始吧", "开始游戏"),
+    "more": ("更多", "还有呢", "还有"),
+    "change_rules": ("改规则", "修改规则"),
+    "rules_done": ("好了", "改好了", "就这些"),
+    "again": ("再来一局", "再来"),
+    "change_board": ("换板子", "换个板子"),
+    "recap_again": ("再说一遍复盘", "复盘"),
+    "end": ("结束", "不玩了"),
+    "go_on": ("继续", "继续吧"),
+    "drop": ("不", "不继续", "不用了"),
+}
+"""Command slug → the host's words for it, the first one being what the judge tells the host to say."""
+
+ANYTIME: dict[str, tuple[str, ...]] = {
+    "louder": ("大声点", "大声一点"),
+    "softer": ("小声点", "小声一点"),
+    "slower": ("慢一点", "慢点"),
+    "faster": ("快一点", "快点"),
+    "shutdown": ("关机",),
+}
+"""Heard at every lobby question."""
+
+_PUNCT = re.compile(r"[\s，。、！？!?,.；;：:“”\"'‘’]+")
+
+
+def clean(text: str) -> str:
+    """The host's words as the tables hold them: simplified, without spaces or punctuation."""
+    return _PUNCT.sub("", to_hans(text))
+
+
+# ---- counts ---------------------------------------------------------------------------------------------
+
+def count_words(n: int) -> tuple[str, ...]:
+    said = chinese_number(n)
+    return (f"{said}个", f"{said}人", f"{said}个人", said)
+
+
+def counts() -> list[int]:
+    """Player counts some board is made for, smallest first."""
+    return sorted({b.players for b in all_boards()})
+
+
+def read_count(words: str) -> int | None:
+    """12 for "十二个" / "十二人" / "十二" / "12"; None when the words are no count."""
+    words = clean(words)
+    if words.isdigit():
+        return int(words)
+    for n in range(1, 100):
+        if words in count_words(n):
+            return n
+    return None
+
+
+# ---- boards ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Board:
+    preset: str
+    """The preset's full name (presets.yaml, `narrator play --preset`)."""
+    players: int
+    said: str
+    """What the judge calls it in a list of boards for this count ("预女猎白", "标准局")."""
+
+    def words(self) -> tuple[str, ...]:
+        """Its short name, its full name, and the full name with the count said ("十二人预女猎白")."""
+        spoken = re.sub(r"\d+", lambda m: chinese_number(int(m[0])), self.preset)
+        return tuple(dict.fromkeys((self.said, self.preset, spoken)))
+
+
+@cache
+def all_boards() -> tuple[Board, ...]:
+    from narrator.presets import preset_names, preset_roles
+
+    out = []
+    for name in preset_names():
+        cards, _ = preset_roles(name)
+        players = sum(cards.values())
+        if "标准局" in name:
+            said = "标准局"
+        elif name.startswith("经典"):
+            said = "经典"
+        else:
+            said = re.sub(r"^\d+人", "", name)
+        out.append(Board(name, players, said))
+    return tuple(out)
+
+
+def boards_for(players: int, played: Counter[str] | None = None) -> list[Board]:
+    """The boards for `players`, the most played first (`played`: preset name → games), then as listed."""
+    found = [b for b in all_boards() if b.players == players]
+    order = {b.preset: i for i, b in enumerate(found)}
+    played = played or Counter()
+    return sorted(found, key=lambda b: (-played[b.preset], order[b.preset]))
+
+
+def read_board(words: str, boards: Iterable[Board]) -> Board | None:
+    words = clean(words)
+    return next((b for b in boards if words in b.words()), None)
+
+
+# ---- rules ----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RulePhrase:
+    key: str
+    """The `house_rules` key ("witch_self_save.always"): what the judge says back."""
+    switch: str
+    value: Any
+
+
+def _value(switch: str, raw: str) -> Any:
+    """A `house_rules` key's value as the switch holds it."""
+    default = {f.name: f.default for f in fields(Rules)}[switch]
+    if isinstance(default, bool):
+        return raw == "true"
+    if switch == "night_order":
+        return {"modern": MODERN_NIGHT_ORDER, "classic": CLASSIC_NIGHT_ORDER}[raw]
+    if isinstance(default, float):
+        return float(raw)
+    if isinstance(default, int):
+        return int(raw)
+    return raw
+
+
+@cache
+def rule_phrases() -> dict[str, RulePhrase]:
+    """Every rule phrase the host may say → its switch and value: the judge's `house_rules` lines (both
+    scripts, folded to simplified; a line with a number in it is left out) and RULE_SAYINGS."""
+    from narrator.judge.script import Script
+
+    table = Script("zh-Hans").data["house_rules"]
+    out: dict[str, RulePhrase] = {}
+    heads: dict[str, list[RulePhrase]] = {}
+    for key, text in table.items():
+        switch, _, raw = str(key).partition(".")
+        if not raw or "{n}" in str(text) or switch == "new_moon" or raw == "custom":
+            continue
+        phrase = RulePhrase(str(key), switch, _value(switch, raw))
+        out[clean(str(text))] = phrase
+        heads.setdefault(clean(str(text).split("，")[0]), []).append(phrase)
+    for head, said in heads.items():  # "屠边，民或神全部出局狼人获胜": "屠边" alone, when it says one thing
+        if len(said) == 1:
+            out.setdefault(head, said[0])
+    for saying, key in RULE_SAYINGS.items():
+        switch, _, raw = key.partition(".")
+        assert key in table, f"RULE_SAYINGS: {saying} names {key}, which house_rules lacks"
+        out[clean(saying)] = RulePhrase(key, switch, _value(switch, raw))
+    return out
+
+
+def read_rule(words: str) -> RulePhrase | None:
+    return rule_phrases().get(clean(words))
+
+
+def spoken_rule_words() -> list[str]:
+    """The rule phrases offered to the recogniser: the short ones (a grammar of whole sentences is slow to
+    decode and no host says them word for word); the long lines are still understood when typed."""
+    return [w for w in rule_phrases() if len(w) <= 8]
+
+
+def clash(said: Iterable[RulePhrase], rules: Rules) -> tuple[RulePhrase, str] | None:
+    """A rule the host said that the rules in force make pointless (a sheriff's rule with no sheriff, a
+    self-explosion rule with no self-explosion): that rule and the switch that turned the other off."""
+    from narrator.judge.rules_talk import EXPLODE_ONLY, SHERIFF_ONLY
+
+    for phrase in said:
+        if phrase.switch in SHERIFF_ONLY and not rules.sheriff:
+            return phrase, "sheriff"
+        if phrase.switch in EXPLODE_ONLY and not rules.self_explode:
+            return phrase, "self_explode"
+    return None
+
+
+def commands(*slugs: str) -> list[str]:
+    return [w for s in slugs for w in COMMANDS[s]]
+
+
+def read_command(words: str, slugs: Iterable[str]) -> str | None:
+    words = clean(words)
+    for slug in slugs:
+        if words in (ANYTIME.get(slug) or COMMANDS[slug]):
+            return slug
+    return None
+
+
+PLAYER_RANGE = (MIN_PLAYERS, MAX_PLAYERS)

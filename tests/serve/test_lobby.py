@@ -1,0 +1,183 @@
+"""The voice lobby of `narrator serve`, answered through the ear's Dialogue like a game prompt: boards for a
+count (most played first, four at a time, 更多), rule phrases both ways from the judge's `house_rules`, what
+it can take when it cannot take the words, contradictions named, 撤销 / 重复, the keypad, 关机 read back,
+silence, and every line it says pre-rendered by `voices build`."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from listen.listenkit import Said, ScriptedEar, Step
+
+from narrator.clock import FakeClock
+from narrator.judge.script import LANGS, Script
+from narrator.listen.dialogue import Dialogue, DialogueConfig
+from narrator.listen.keypad import keys_to_words
+from narrator.serve import words as w
+from narrator.serve.lobby import Lobby, recap_lines
+from narrator.session import Session
+from narrator.sim.autohost import AutoHost, Deal
+from narrator.zh import to_hans
+
+
+def talk(lobby: Lobby, script: list[Step], **cfg: object) -> tuple[list[str], Dialogue]:
+    """Answer the lobby's questions with `script` until an action is taken or the words run out; every
+    text said, in order."""
+    clock = FakeClock()
+    ear = ScriptedEar(script, clock)
+    said = Said()
+    dialogue = Dialogue(lobby, ear, said, clock, DialogueConfig(**cfg))  # type: ignore[arg-type]
+    texts: list[str] = []
+    while True:
+        asked = lobby.take_lines()
+        texts += [x.text for x in asked]
+        if dialogue.answer(asked) is None:
+            break
+        texts += [x.text for x in said]
+        said.clear()
+        if lobby.action is not None:
+            texts += [x.text for x in lobby.take_lines()]
+            break
+    texts += [x.text for x in said]
+    return texts, dialogue
+
+
+def test_a_twelve_player_game_with_changed_rules() -> None:
+    lobby = Lobby(played=Counter({"12人狼美骑士": 3, "12人狼王守卫": 1}))
+    lobby.ready()
+    said, _ = talk(lobby, ["开始新游戏", "十二个", "更多", "撤销", "狼美骑士", "改规则", "女巫可以自救", "不要警长",
+                           "屠城", "好了", "开始"])
+    assert said[:4] == ["法官准备好了。要开始，请说：法官，开始新游戏。", "几个人玩？", "好的，十二人。",
+                        "十二人可以玩：狼美骑士、狼王守卫、预女猎白、预女猎守。"]  # most played first, four
+    assert "还有更多，请说“更多”。" in said
+    assert "十二人可以玩：白狼王守卫、白狼王骑士、石像鬼守墓人、机械狼通灵师。" in said
+    assert "已撤销上一个回答。" in said
+    taken = [s for s in said if s.startswith("记下了")]
+    assert taken == ["记下了：女巫可以自救。", "记下了：没有警长。", "记下了：屠城，好人全部出局狼人才获胜。"]
+    assert "本局规则：屠城，好人全部出局狼人才获胜，女巫可以自救，没有警长。" in said
+    planned = lobby.planned
+    assert lobby.take_action() == "play" and planned is not None and planned.preset == "12人狼美骑士"
+    rules = planned.setup.rules
+    assert (rules.witch_self_save, rules.sheriff, rules.win) == ("always", False, "city")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_rule_the_judge_says_is_heard_back_as_itself(lang: str) -> None:
+    """Both ways: each house_rules line (with no number in it), in either script, reads as its own switch."""
+    table = Script(lang).data["house_rules"]
+    phrases = w.rule_phrases()
+    keys = {p.key for p in phrases.values()}
+    assert len(keys) > 100
+    for key in keys:
+        assert w.read_rule(table[key]) == next(p for p in phrases.values() if p.key == key), key
+    for saying in ("女巫可以自救", "不要警长", "警长一票半", "屠城"):
+        phrase = w.read_rule(saying)
+        assert phrase is not None and phrase.key in table
+
+
+def test_what_the_lobby_cannot_take_gets_what_it_can() -> None:
+    lobby = Lobby()
+    lobby.ready()
+    said, _ = talk(lobby, ["开始", "开始新游戏", "二十个", "九个", "狼美骑士", "预女猎", "改规则", "女巫会飞",
+                           "不要警长", "警长两票", "女巫可以自救", "女巫不能自救"])
+    assert "现在可以说：开始新游戏。" in said
+    assert "可以玩八到十八人，请说几个人。" in said
+    assert "九人没有这个板子。可以玩：预女猎、标准局、经典。" in said
+    assert "这条规则我不认识。可以说，比如：女巫可以自救、没有警长、警长一票半、屠城，好人全部出局狼人才获胜。" in said
+    assert "“警长一票算两票”和刚才的“没有警长”矛盾。要改，请先说撤销。" in said
+    assert "“女巫不能自救”和刚才的“女巫可以自救”矛盾。要改，请先说撤销。" in said
+
+
+def test_shutdown_is_read_back_and_volume_and_pace_are_actions() -> None:
+    lobby = Lobby()
+    lobby.ready()
+    said, _ = talk(lobby, ["大声点"])
+    assert lobby.take_action() == "louder" and "好的，大声一点。" in said
+    said, _ = talk(lobby, ["关机", "不对", "关机", "重复", "确认"])
+    assert said.count("关机，对吗？") == 3  # asked, asked again, repeated
+    assert "好，请重新回答。" in said
+    assert lobby.take_action() == "shutdown"
+
+
+def test_the_keypad_drives_every_question() -> None:
+    lobby = Lobby()
+    lobby.ready()
+    lobby.take_lines()
+    assert keys_to_words("1", lobby.prompt) == "开始新游戏"
+    talk(lobby, [keys_to_words("1", lobby.prompt)])
+    assert keys_to_words("12", lobby.prompt) == "十二个"
+    talk(lobby, ["十二个"])
+    assert keys_to_words("2", lobby.prompt) == "预女猎守" and keys_to_words("5", lobby.prompt) == "更多"
+    talk(lobby, [keys_to_words("2", lobby.prompt)])
+    assert keys_to_words("1", lobby.prompt) == "开始" and keys_to_words("2", lobby.prompt) == "改规则"
+    assert keys_to_words("0", lobby.prompt) == "关机" and keys_to_words("*", lobby.prompt) == "确认"
+    talk(lobby, [keys_to_words("1", lobby.prompt)])
+    assert lobby.take_action() == "play" and lobby.planned is not None and lobby.planned.preset == "12人预女猎守"
+
+
+def test_silence_asks_again_then_gives_up() -> None:
+    lobby = Lobby()
+    lobby.ready()
+    said, _ = talk(lobby, ["开始新游戏"])
+    assert said[-1] == "几个人玩？"
+    said, dialogue = talk(lobby, [None, None], ask_again_s=20.0, remind_s=20.0, give_up_after=1)
+    assert said == ["几个人玩？"] and dialogue.gave_up  # asked again once, then given up on
+
+
+def test_after_a_game_the_recap_in_short_and_what_next() -> None:
+    lobby = Lobby()
+    lobby.ready()
+    talk(lobby, ["开始新游戏", "九个", "预女猎", "开始"])
+    assert lobby.take_action() == "play" and lobby.planned is not None
+    session = Session(lobby.planned.setup, 3)
+    host = AutoHost(Deal.shuffle(lobby.planned.setup, random.Random(3)), random.Random(3))
+    while session.prompt is not None:
+        session.submit(host.answer(session.game, session.prompt))
+    lobby.after_game(recap_lines(lobby.script, session))
+    said, _ = talk(lobby, ["再说一遍复盘", "再来一局", "开始"])
+    recap = [s for s in said if s.startswith("复盘：")]
+    assert len(recap) == 2 and recap[0].count("号") == 9  # after the game, and again on request: every card
+    assert "再来一局，换板子，再说一遍复盘，还是结束？" in said
+    assert lobby.take_action() == "play" and lobby.planned.preset == "9人预女猎"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_lobby_line_is_said_from_prerendered_pieces(lang: str) -> None:
+    script = Script(lang)
+    built = set(script.fixed_pieces())
+    lobby = Lobby(lang)
+    lobby.ready()
+    said, _ = talk(lobby, ["开始新游戏", "九个", "乱说", "预女猎", "改规则", "不要警长", "警长两票", "乱说",
+                           "屠城", "好了", "换板子", "更多", "经典", "大声点"])
+    assert any("九人可以玩" in to_hans(t) for t in said) and len(said) > 15
+    for line in [*lobby.take_lines(), *lobby_lines(lobby)]:
+        assert set(line.pieces) <= built, (line.key, set(line.pieces) - built)
+
+
+def lobby_lines(lobby: Lobby) -> list:
+    """Every line the lobby can say at each of its questions and choices (its read-backs and refusals)."""
+    from narrator.serve.lobby import Step, _refuse
+
+    out = []
+    for players in w.counts():
+        lobby.step = Step("board", players=players)
+        out += lobby.question()
+        for board in w.boards_for(players):
+            lobby.step = Step("ready", players=players, board=board)
+            out += lobby.question()
+        out.append(lobby.refusal_line(None, _refuse("no_board", n=players, boards=lobby._page_names())))
+    for kind in ("recover", "idle", "players", "rules", "after"):
+        lobby.step = Step(kind)
+        lobby._recover_where = "第一夜"
+        if kind != "recover":
+            out += lobby.question()
+            out.append(lobby.refusal_line(None, _refuse("say", words=tuple(lobby._said_commands()))))
+    for phrase in w.rule_phrases().values():
+        out.append(lobby.line("rule.said", rule=lobby._rule_text(phrase.key)))
+    out.append(lobby.refusal_line(None, _refuse("no_count", low=8, high=18)))
+    for key in ("ready", "abandoned", "ended", "silence", "shutdown", "setting.louder", "setting.softer",
+                "setting.slower", "setting.faster"):
+        out.append(lobby.line(key))
+    return out

@@ -1,0 +1,94 @@
+"""`narrator serve` by typed text, as a table uses it: power-on → the lobby → a 9-player game to the end →
+the recap → 再来一局 → the second game's first night → the power is cut (SIGKILL) → serve again → 继续 → the
+game ends → 关机. Both journals equal the same games played by the scenario runner (`simulate`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from narrator.journal import FileStore, load
+from narrator.play.scripted import host_script
+from narrator.play.store import all_games
+from narrator.sim.scenario import Scenario
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+TEXT = ["--input", "text", "--table-device", "none"]
+SEED = 4242
+
+
+def serve(home: Path, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "NARRATOR_DATA_DIR": str(home / "data"), "NARRATOR_CONFIG_DIR": str(home / "config")}
+    return subprocess.Popen([sys.executable, "-m", "narrator.cli.main", "serve", *TEXT, *args],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+
+
+def scenario(name: str, seed: int) -> Scenario:
+    return dataclasses.replace(Scenario.load(SCENARIOS / name), seed=seed)
+
+
+def answers_in(path: Path) -> int:
+    return len(load(FileStore(path)).answers) if path.exists() else -1
+
+
+def test_two_games_a_power_cut_and_the_recovery(tmp_path: Path) -> None:
+    first = host_script(scenario("011_wolf_kill_first_wolves_win.yaml", SEED))
+    second = host_script(scenario("014_seer_sees_camp.yaml", SEED + 1))
+    night_one = 3  # three answers into the first night: the witch is being asked
+    lobby = ["开始新游戏", "九个", "预女猎", "开始"]
+    proc = serve(tmp_path, "--seed", str(SEED))
+    assert proc.stdin is not None
+    proc.stdin.write("\n".join([*lobby, *first.utterances, "再来一局", "开始", *second.utterances[:night_one]]) + "\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 60
+    while True:
+        games = all_games(tmp_path / "data" / "games")
+        if len(games) == 2 and answers_in(games[1].journal) == night_one:
+            break
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, "the second game never reached its first night's answers"
+        time.sleep(0.02)
+    time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    out, err = proc.communicate()
+    assert "复盘：狼人阵营胜利。" in out  # the spoken recap in short, after the first game
+    assert "started: 9人预女猎, 9 players" in err
+    assert "狼人" not in err and "七号" not in err, "the log never holds a card or an answer"
+    first_game, second_game = all_games(tmp_path / "data" / "games")
+    assert first_game.load().game.journal == first.game.journal
+
+    again = serve(tmp_path)
+    out, err = again.communicate("\n".join(["继续", *second.utterances[night_one:], "结束", "关机", "确认"]) + "\n",
+                                 timeout=60)
+    assert again.returncode == 0, err
+    assert "上一局还没结束：第一夜，正在女巫的回合。继续吗？" in out
+    assert "继续游戏：第一夜，正在女巫的回合。" in out  # as `narrator resume` says it
+    assert "关机，对吗？" in out and "法官关机了，再见。" in out
+    resumed = second_game.load()
+    assert resumed.over and resumed.game.journal == second.game.journal
+    assert resumed.winner == second.game.winner
+
+
+def test_a_game_not_continued_is_kept_as_abandoned(tmp_path: Path) -> None:
+    words = host_script(scenario("014_seer_sees_camp.yaml", SEED)).utterances
+    proc = serve(tmp_path, "--seed", str(SEED))
+    proc.communicate("\n".join(["开始新游戏", "九个", "预女猎", "开始", *words[:2]]) + "\n", timeout=60)
+    assert proc.returncode == 3  # the typed input ran out mid-game: saved
+    again = serve(tmp_path)
+    out, _ = again.communicate("不\n", timeout=60)
+    assert "上一局还没结束" in out and "好的，上一局不再继续" in out
+    [saved] = all_games(tmp_path / "data" / "games")
+    assert saved.abandoned and not saved.load().over
+    env = {**os.environ, "NARRATOR_DATA_DIR": str(tmp_path / "data"), "NARRATOR_CONFIG_DIR": str(tmp_path / "config")}
+    listed = subprocess.run([sys.executable, "-m", "narrator.cli.main", "games"], capture_output=True, text=True,
+                            env=env, check=True)
+    assert "已放弃" in listed.stdout and saved.id in listed.stdout
+    third = serve(tmp_path)
+    out, _ = third.communicate("", timeout=60)
+    assert "上一局还没结束" not in out and "法官准备好了" in out  # never offered again
