@@ -5,6 +5,7 @@ it has."""
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from collections.abc import Iterator
@@ -129,3 +130,23 @@ def test_every_documented_command_exists_with_its_options(where: str, line: str)
     known = options(COMMANDS[path])
     named = {m.split("=")[0] for w in rest for m in re.findall(r"(?<![\w-])(--?[a-zA-Z][\w-]*)", w)}
     assert named <= known, f"{where}: `narrator {' '.join(path)}` has no {sorted(named - known)} ({line})"
+
+
+def test_every_file_the_documents_name_is_in_the_repository() -> None:
+    """A link or a named .md/.py/.yaml file resolves inside the repository (beside the document, or from
+    its root), so a reader never meets a reference to a file they do not have."""
+    names = set()
+    for _folder, dirs, files in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
+        names.update(files)
+    missing = []
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+        named = re.findall(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:md|py|yaml|toml))\b", text)
+        for ref in {*(x for x in links if "://" not in x), *named}:
+            if Path(ref).stem.isupper() or Path(ref).stem.startswith("NNN"):
+                continue  # a placeholder (PHRASES.yaml, NNN_what_it_proves.yaml), not a file
+            if not ((doc.parent / ref).exists() or (ROOT / ref).exists() or Path(ref).name in names):
+                missing.append(f"{doc.relative_to(ROOT)}: {ref}")
+    assert not missing, missing

@@ -1,4 +1,4 @@
-"""The judge explains the rules (SEED-COVERAGE.md J1, seed 002:62 "玩家在发言时遇到规则上的问题时可以请教法官").
+"""The judge explains the rules (docs/seed-coverage.md J1, seed 002:62 "玩家在发言时遇到规则上的问题时可以请教法官").
 
 At the start the judge reads this game's house rules in one paragraph (本局规则：女巫不能自救，警长一票半，…),
 built from every switch of `Rules` that matters for the deck. On request ("规则 女巫", "规则 警长") it says what a
@@ -70,7 +70,7 @@ SWITCHES: dict[str, tuple[str, frozenset[Role] | None]] = {
     "explode_last_words": ("explode", None),
     "require_seer": ("setup", None),
     "require_villager": ("setup", None),
-    # --- modern roles (ROLES-MODERN.md) ---
+    # --- modern roles (docs/rule-book.md) ---
     "black_wolf_king_shoots_on": ("black_wolf_king", frozenset({R.BLACK_WOLF_KING})),
     "knight_duel_silences": ("knight", frozenset({R.KNIGHT})),
     "duel_wolf_last_words": ("knight", frozenset({R.KNIGHT})),
