@@ -70,6 +70,12 @@ def wrap(text: str, width: int) -> list[str]:
     return lines
 
 
+def shorten(text: str, width: int) -> str:
+    """`text` on one line of at most `width` columns, cut at a word with "…" when it is longer."""
+    lines = wrap(text, width - 1)
+    return lines[0] + "…" if len(lines) > 1 else text
+
+
 def wrap_paragraphs(text: str, width: int, indent: str = "") -> str:
     """Paragraphs (blank-line separated) wrapped to `width` columns, each line indented; a paragraph that
     starts with a `\\b` line is kept as written."""
@@ -121,6 +127,18 @@ class CellGroup(TyperGroup):
             ctx.exit(0)
         result: list[str] = super().parse_args(ctx, args)
         return result
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """One line per command: its first sentence, cut to the line by display width."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=1000)))
+        if rows:
+            with formatter.section("Commands"):
+                room = formatter.width - formatter.current_indent - max(len(name) for name, _ in rows) - 4
+                formatter.write_dl([(name, shorten(text, room)) for name, text in rows])
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
