@@ -1,7 +1,8 @@
-"""Shared pytest fixtures. Each section belongs to the tests that use it."""
+"""Shared pytest fixtures and hooks. Each section belongs to the tests that use it."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -10,6 +11,45 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
+
+# --- Running in parallel (pytest-xdist: `./dev test` runs `-n auto --dist loadgroup`) ----------------
+# Two rules keep parallel workers out of each other's way, for every test file, including ones not yet
+# written: each worker has a sound server of its own (a private XDG_RUNTIME_DIR, so the `pulse` fixture
+# below starts one per worker and its null sinks record only that worker's sound), and the tests that
+# share a module- or class-scoped fixture (an expensive set-up they only read) run on one worker, so the
+# set-up is made once rather than once per worker.
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return
+    runtime = tempfile.mkdtemp(prefix=f"narrator-{worker}-", dir="/tmp")  # short: it holds the server's socket
+    os.environ["XDG_RUNTIME_DIR"] = runtime
+    for name in ("PULSE_RUNTIME_PATH", "PULSE_SERVER"):  # both would point every worker at one server
+        os.environ.pop(name, None)
+    config.add_cleanup(lambda: shutil.rmtree(runtime, ignore_errors=True))
+
+
+SHARED_SCOPES = ("class", "module", "package")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests that use a fixture shared wider than one test (but narrower than the session) go to one worker
+    together (the `xdist_group` mark, honoured by `--dist loadgroup`)."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        for name in info.names_closure:
+            defs = info.name2fixturedefs.get(name)
+            if defs and defs[-1].scope in SHARED_SCOPES:
+                module = item.nodeid.split("::", 1)[0]
+                scope_root = os.path.dirname(module) if defs[-1].scope == "package" else module
+                item.add_marker(pytest.mark.xdist_group(scope_root))
+                break
+
 
 # --- PulseAudio with null sinks (tests/audio) -------------------------------------------------------
 # A real sound server with two virtual sinks, "room" (the table speaker) and "host" (the earpiece); each

@@ -60,6 +60,23 @@ def test_host_lines_are_marked_apart_from_the_hosts_own_words() -> None:
 def test_traditional_and_the_demo_print_the_same_way() -> None:
     hant = printed("simulate", str(SCENARIO), "--lang", "zh-Hant", held=False)  # the printing, not `says`
     assert hant[0].startswith("圖例：") and any("── 第一夜 ──" in x for x in hant)
-    assert any(x.strip() == "🗣 主持人：七号" for x in hant), "the host's words are shown as the file has them"
+    assert any(x.strip() == "🗣 主持人：七號" for x in hant), "the host's words, in the game's script"
+    assert not any("号" in x for x in hant), "nothing on a 繁體 page is printed in 简体"
     demo = printed("demo", "--no-audio")
     assert demo[0].startswith("图例：") and any("── 第二天 ──" in x for x in demo)
+
+
+def test_the_end_of_the_game_and_the_cards_have_their_own_headers() -> None:
+    lines = printed("demo", "--no-audio")
+    end, reveal = index(lines, "── 终局 ──"), index(lines, "── 亮牌 ──")
+    last_day = max(i for i, line in enumerate(lines) if "── 第" in line and "天 ──" in line)
+    assert last_day < end < reveal
+    assert "游戏结束" in lines[end + 1]
+    assert lines[reveal + 1:] and all(line.startswith("🔊") and "是" in line for line in lines[reveal + 1:reveal + 13])
+    assert len([line for line in lines if "── 亮牌 ──" in line]) == 1
+
+
+def test_votes_are_counted_as_a_table_says_them() -> None:
+    """The sheriff's vote is one and a half: 八票半, never 八点五票."""
+    text = "\n".join(printed("demo", "--no-audio"))
+    assert "八票半" in text and "点五" not in text

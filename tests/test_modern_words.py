@@ -1,4 +1,4 @@
-"""The host's words for the modern roles (ROLES-MODERN.md): the knight's duel, 发动技能, 不换, and the
+"""The host's words for the modern roles (docs/rule-book.md): the knight's duel, 发动技能, 不换, and the
 card aliases (狼王 is never 白狼王)."""
 
 from __future__ import annotations

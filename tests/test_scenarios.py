@@ -27,7 +27,7 @@ HERE = Path(__file__).parent
 SCENARIOS = sorted((HERE / "scenarios").glob("*.yaml"))
 CASES = sorted((HERE / "scenario_cases").glob("*.yaml"))
 NAME = re.compile(r"(\d{3}|[A-J]\d+[a-z]?)_[a-z0-9]+(_[a-z0-9]+)*\.yaml")
-"""NNN_name.yaml, or a SEED-COVERAGE.md row ID for the seed rules (G9_election_offstage_pk.yaml)."""
+"""NNN_name.yaml, or a docs/seed-coverage.md row ID for the seed rules (G9_election_offstage_pk.yaml)."""
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 

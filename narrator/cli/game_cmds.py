@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from narrator.cli.options import Backend, BackendOpt, CacheDir, GameLangOpt, game_lang
+from narrator.cli.options import Backend, BackendOpt, CacheDir, GameLangOpt, Lang, LangOpt, game_lang
 
 if TYPE_CHECKING:
     from narrator.sim.scenario import Output
@@ -69,7 +69,7 @@ def _run(scenario: object, as_json: bool, lang: str) -> None:
 
 
 def demo(
-    lang: GameLangOpt = None,
+    lang: LangOpt = Lang.hans,
     out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the demo's audio (table channel; "
                                       "the host's goes next to it with .host).")] = Path("narrator-demo.wav"),
     audio: Annotated[bool, typer.Option(help="Render the narration to audio files.")] = True,
@@ -90,7 +90,6 @@ def demo(
 
     text = resources.files("narrator.data").joinpath("demo.yaml").read_text(encoding="utf-8")
     scenario = Scenario.from_dict(yaml.safe_load(text), name="demo")
-    lang = game_lang(lang, scenario.lang)
     if not audio and play is None:
         _run(scenario, as_json=False, lang=lang.value)
         return
@@ -146,12 +145,15 @@ def presets() -> None:
     """List the presets (板子) and their cards."""
     from collections import Counter
 
+    from narrator.cli.help import cells
     from narrator.presets import make_setup, preset_names
 
-    for name in preset_names():
+    names = preset_names()
+    width = max(cells(name) for name in names)
+    for name in names:
         setup = make_setup(name)
         cards = "、".join(f"{role.zh}×{n}" for role, n in Counter(setup.deck).items())
-        typer.echo(f"{name:<12} {setup.players}人  {cards}")
+        typer.echo(f"{name}{' ' * (width - cells(name))}  {setup.players:>2}人  {cards}")
     sys.stdout.flush()
 
 

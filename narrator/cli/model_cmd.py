@@ -8,18 +8,19 @@ from typing import Annotated
 
 import typer
 
+from narrator.cli.help import new_app
 from narrator.listen.keypad import KEYPAD_HELP
 from narrator.listen.models import MODEL_NAME, MODEL_URL, find_model
 
-app = typer.Typer(
+app = new_app(
     name="model",
     help=f"The speech model the ear listens with ({MODEL_NAME}): install, list, remove, check, measure.",
-    no_args_is_help=True,
 )
 
 DirOpt = Annotated[
     Path | None,
-    typer.Option("--dir", help="Models folder. Default: the user data folder (see `narrator model list`)."),
+    typer.Option("--dir", help="Models folder. Default: models/ in the user data folder "
+                               "(on Linux ~/.local/share/narrator/models)."),
 ]
 
 

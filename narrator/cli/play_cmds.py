@@ -138,7 +138,7 @@ def play(
                                                 "alone, picks the N人标准局 preset (12: 12人预女猎白).")] = None,
     roles: Annotated[str | None, typer.Option(help='Your own cards instead of a preset: "狼人*4,村民*4,预言家,'
                                               '女巫,猎人,白痴".')] = None,
-    rule: Annotated[list[str] | None, typer.Option(help="A house rule, key=value (repeatable), e.g. "
+    rule: Annotated[list[str] | None, typer.Option(metavar="KEY=VALUE", help="A house rule (repeatable), e.g. "
                                                    "--rule witch_self_save=first_night --rule sheriff=false.")] = None,
     lang: Annotated[Lang | None, typer.Option(parser=parse_lang, metavar="zh-Hans|zh-Hant",
                                               help="Script: zh-Hans (简体; also zh-CN) or zh-Hant (繁體; also "

@@ -17,14 +17,16 @@ WORDS = {
     "zh-Hans": {"legend": "图例：🔊 法官对全桌说（音箱）　🎧 法官只对主持人说（耳机）　🗣 主持人说的话"
                           "　（按发牌）模拟时按发牌代答",
                 "host": "主持人", "auto": "（按发牌）", "night": "第{n}夜", "day": "第{n}天", "nobody": "没有",
-                "pass": "过"},
+                "pass": "过", "end": "终局", "reveal": "亮牌"},
     "zh-Hant": {"legend": "圖例：🔊 法官對全桌說（音箱）　🎧 法官只對主持人說（耳機）　🗣 主持人說的話"
                           "　（按發牌）模擬時按發牌代答",
                 "host": "主持人", "auto": "（按發牌）", "night": "第{n}夜", "day": "第{n}天", "nobody": "沒有",
-                "pass": "過"},
+                "pass": "過", "end": "終局", "reveal": "亮牌"},
 }  # fmt: skip
 NIGHT_KEYS = ("events.night_fell", "events.night_fell.first")
 DAY_KEYS = ("events.day_broke",)
+END_KEY = "events.game_ended"
+REVEAL_KEY = "events.game_ended.role"
 
 
 class GamePrinter:
@@ -39,6 +41,7 @@ class GamePrinter:
         self.words = WORDS[lang]
         self.console = console or Console(highlight=False, soft_wrap=True)
         self.nights = self.days = 0
+        self.revealed = False
 
     def legend(self) -> None:
         self.console.print(self.words["legend"], style="dim", markup=False)
@@ -53,6 +56,11 @@ class GamePrinter:
         elif line.key in DAY_KEYS:
             self.days += 1
             self.header(self.words["day"].format(n=self.script.number(self.days)))
+        elif line.key == END_KEY:
+            self.header(self.words["end"])
+        elif line.key == REVEAL_KEY and not self.revealed:
+            self.revealed = True
+            self.header(self.words["reveal"])
         if line.to == "host":
             self.console.print(f"  🎧 {line.text}", style="dim", markup=False)
         else:
@@ -62,6 +70,9 @@ class GamePrinter:
         """The host's words; an answer the runner gave from the deal is marked so."""
         host = self.words["host"]
         if words is not None:
+            from narrator.zh import to_script
+
+            words = to_script(words, self.script.lang)  # the host may say 七号; the page is in the game's script
             self.console.print(f"  🗣 {host}：{words}", style="cyan", markup=False)
         elif answer is not None:
             said = self.said(answer)

@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 
+from narrator.cli.help import new_app
 from narrator.cli.play_cmds import LiveOptions, fail, with_live_options
 
 ScopeOpt = Annotated[str, typer.Option("--scope", help="user: runs with your session (default); system: at "
@@ -50,7 +51,7 @@ def serve(
     raise typer.Exit(code)
 
 
-service_app = typer.Typer(help="A systemd unit that starts `narrator serve` at boot (after the sound system) "
+service_app = new_app(help="A systemd unit that starts `narrator serve` at boot (after the sound system) "
                           "and restarts it if it fails.", no_args_is_help=True)
 
 

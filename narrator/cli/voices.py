@@ -8,10 +8,11 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(
+from narrator.cli.help import new_app
+
+app = new_app(
     name="voices",
     help="The judge's voice: pre-render every fixed phrase so that a game never needs the network.",
-    no_args_is_help=True,
 )
 
 

@@ -1,4 +1,4 @@
-"""Legality checks the seed rules add to night and death prompts (SEED-COVERAGE.md D31, D65, D67)."""
+"""Legality checks the seed rules add to night and death prompts (docs/seed-coverage.md D31, D65, D67)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dawn: who the night's actions kill (ROLES-MODERN.md "How deaths interact"), and who could shoot.
+"""Dawn: who the night's actions kill (docs/rule-book.md "How deaths interact"), and who could shoot.
 
 Computed, not emitted: the hunter's and the 狼王's shoot status are told from it before dawn. Causes, in the
 order they override each other on one seat: the wolves' kill (after guard, antidote, 同守同救, dream, swap),
@@ -47,7 +47,7 @@ class Dawn(CardsFlow):
             if dies and role is Role.ELDER and s.elder_lives > 1:
                 dies, elder_survived = False, True
             elif saved and not dies and role is Role.ELDER and s.elder_lives > 1:
-                elder_survived = True  # an antidote used on the elder leaves him one life (RULES.md 长老)
+                elder_survived = True  # an antidote used on the elder leaves him one life (docs/rule-book.md, 长老)
             if dies:
                 deaths[victim] = "wolves"
         for target in (poisoned, mech_poisoned):

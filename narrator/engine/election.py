@@ -1,6 +1,6 @@
 """The sheriff election (警长竞选): hands, speeches, withdrawals, up to three votes.
 
-Seed switches (SEED-COVERAGE.md G/F rows): `election_at` (before the dawn announcement, or after day 1's
+Seed switches (docs/seed-coverage.md G/F rows): `election_at` (before the dawn announcement, or after day 1's
 speeches), `election_voters` (警下 only, or everyone), `election_speech_from` (the lowest or the highest
 seat first), `election_offstage_pk` (after a second tie the players off stage speak and a third vote decides).
 """

@@ -392,7 +392,7 @@ class GameEnded(Event):
     termination: Termination  # why: the judge says it, the recap shows it
 
 
-# --- modern roles (ROLES-MODERN.md) ---------------------------------------------------------------------
+# --- modern roles (docs/rule-book.md) ---------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)

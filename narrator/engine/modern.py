@@ -1,4 +1,4 @@
-"""The modern roles' night steps (ROLES-MODERN.md): 混血儿, 魔术师, 梦魇, 摄梦人, 恶魔, 机械狼, 通灵师, 石像鬼,
+"""The modern roles' night steps (docs/rule-book.md): 混血儿, 魔术师, 梦魇, 摄梦人, 恶魔, 机械狼, 通灵师, 石像鬼,
 守墓人, 猎魔人 and the 狼王's status. Each step is called whether its player is alive, dead or powerless;
 a feared or sealed player's step asks nothing (the night loop tells the host why)."""
 

@@ -1,4 +1,4 @@
-"""The modern roles' part of the state fold (ROLES-MODERN.md), and the questions their rules ask of it.
+"""The modern roles' part of the state fold (docs/rule-book.md), and the questions their rules ask of it.
 
 Kept apart from state.py so the classic fold stays readable; `State.apply` dispatches here too.
 """

@@ -34,7 +34,7 @@ class Role(StrEnum):
     PIPER = "piper"  # 乐师 / 吹笛者
     WILD_CHILD = "wild_child"  # 野孩子
     RAVEN = "raven"  # 乌鸦
-    # --- modern roles (ROLES-MODERN.md) ---
+    # --- modern roles (docs/rule-book.md) ---
     BLACK_WOLF_KING = "black_wolf_king"  # 狼王 / 黑狼王 (shoots on death; `wolf_king` is 白狼王)
     NIGHTMARE = "nightmare"  # 梦魇
     GARGOYLE = "gargoyle"  # 石像鬼
@@ -125,7 +125,7 @@ ALIASES: dict[str, Role] = {
     "烏鴉": Role.RAVEN,
     "狼美女": Role.WOLF_BEAUTY,
     "丘位元": Role.CUPID,  # Taiwan
-    # --- modern roles: ROLES-MODERN.md's aliases (none of 狼王/黑狼王/狼枪 means 白狼王) ---
+    # --- modern roles: docs/rule-book.md's aliases (none of 狼王/黑狼王/狼枪 means 白狼王) ---
     "黑狼王": Role.BLACK_WOLF_KING,
     "狼枪": Role.BLACK_WOLF_KING,
     "暗黑狼王": Role.BLACK_WOLF_KING,

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from narrator.engine.roles import UNIQUE_CARDS, WOLF_CARDS, Role
 
-# Steps of cards not in the deck are left out, so the modern roles' steps (ROLES-MODERN.md) sit in both
+# Steps of cards not in the deck are left out, so the modern roles' steps (docs/rule-book.md) sit in both
 # orders without changing a classic game.
 MODERN_NIGHT_ORDER: tuple[str, ...] = (
     "thief", "cupid", "lovers", "half_blood", "wild_child",
@@ -76,7 +76,7 @@ STEP_CARD: dict[str, Role] = {
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every house-rule switch of RULES.md, defaults first."""
+    """Every house-rule switch of docs/rule-book.md, defaults first."""
 
     win: Literal["side", "city", "parity"] = "side"  # 屠边 / 屠城 / parity (classic)
     wolf_kill_first: bool = True  # 狼刀在先
@@ -102,7 +102,7 @@ class Rules:
     tell_shoot_status: bool = True
     require_seer: bool = True  # custom decks must hold a seer (the seed table always has one)
     night_order: tuple[str, ...] = MODERN_NIGHT_ORDER
-    # --- modern roles (ROLES-MODERN.md) ---
+    # --- modern roles (docs/rule-book.md) ---
     black_wolf_king_shoots_on: Literal["wolves_exile_shot", "wolves_or_exile"] = "wolves_exile_shot"
     knight_duel_silences: bool = True  # a dueled 狼王 cannot shoot, a dueled 狼美人 takes nobody
     duel_wolf_last_words: bool = False
@@ -119,7 +119,7 @@ class Rules:
     # --- script (issue 6) ---
     # 请举手投票 / 三，二，一，请出手 (everyone at once, H1); seed rules: 逐个点名举手 (H6), 闭眼投票 (H9)
     vote_call: Literal["hands", "countdown", "by_target", "eyes_closed"] = "hands"
-    # --- seed rules --- (issue 11: the points where the seed texts disagree, SEED-COVERAGE.md row in brackets)
+    # --- seed rules --- (issue 11: the points where the seed texts disagree, docs/seed-coverage.md row in brackets)
     election_at: Literal["before_deaths", "after_speeches"] = "before_deaths"  # G1 / G2 (classic)
     election_voters: Literal["non_candidates", "everyone"] = "non_candidates"  # G3 警下投票 / G4
     election_eyes_closed: bool = True  # G6 闭眼上警

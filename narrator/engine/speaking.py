@@ -1,7 +1,7 @@
 """The day's speaking order (发言顺序), from the sheriff's choice or, without one, from the night's dead.
 
 Seats are numbered clockwise, so a player's left-hand neighbour is the next seat up. Seed switches
-(SEED-COVERAGE.md F8/F9): `sheriff_order: dead_side` — with one death the sheriff picks 死左 / 死右, the side
+(docs/seed-coverage.md F8/F9): `sheriff_order: dead_side` — with one death the sheriff picks 死左 / 死右, the side
 of the dead to start from (two or more deaths, or none: 警左 / 警右 as usual); `no_sheriff_order:
 smaller_dead` — without a sheriff and with two or more deaths, start next to the smaller seat of the dead,
 in the direction opposite to the last round's (clockwise when there was none).

@@ -1,4 +1,4 @@
-"""The host's words asking the judge to explain a rule: "规则", "规则 女巫", "規則 警長" (SEED-COVERAGE J1).
+"""The host's words asking the judge to explain a rule: "规则", "规则 女巫", "規則 警長" (docs/seed-coverage.md J1).
 
 Not an answer to the prompt: a front end checks `rules_request` before parsing an answer, at any prompt,
 and has the judge say `narrator.judge.rules_talk.rules_lines(setup, topic, lang)`.

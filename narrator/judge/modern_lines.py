@@ -1,4 +1,4 @@
-"""The judge's lines for the modern roles' events (ROLES-MODERN.md). Mixed into `Judge`.
+"""The judge's lines for the modern roles' events (docs/rule-book.md). Mixed into `Judge`.
 
 Everything a night step learns goes to the host; the table hears only the step lines (the same whoever is
 alive), the knight's duel, the 狼王's shot (said as the hunter's is), a 血月使徒's turned card and the

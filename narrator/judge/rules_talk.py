@@ -1,4 +1,4 @@
-"""The judge explains the rules (SEED-COVERAGE.md J1, seed 002:62 "玩家在发言时遇到规则上的问题时可以请教法官").
+"""The judge explains the rules (docs/seed-coverage.md J1, seed 002:62 "玩家在发言时遇到规则上的问题时可以请教法官").
 
 At the start the judge reads only the house rules that differ from the board's usual ones (本局房规：女巫可以
 自救 …; `opening_lines`): the usual ones are the modern table's defaults (`Rules()`) or the classic set of the
@@ -74,7 +74,7 @@ SWITCHES: dict[str, tuple[str, frozenset[Role] | None]] = {
     "explode_last_words": ("explode", None),
     "require_seer": ("setup", None),
     "require_villager": ("setup", None),
-    # --- modern roles (ROLES-MODERN.md) ---
+    # --- modern roles (docs/rule-book.md) ---
     "black_wolf_king_shoots_on": ("black_wolf_king", frozenset({R.BLACK_WOLF_KING})),
     "knight_duel_silences": ("knight", frozenset({R.KNIGHT})),
     "duel_wolf_last_words": ("knight", frozenset({R.KNIGHT})),

@@ -95,11 +95,16 @@ class Script:
         return str(results[slug]) if slug in results else self.role(slug)
 
     def votes(self, amount: float) -> str:
+        """Votes counted as a table says them: 五票, 两票, 八票半, 半票 (a weight is a whole or half vote)."""
+        names = self.data["names"]
         whole = int(amount)
-        text = chinese_number(whole)
-        if amount != whole:
-            text += str(self.data["names"]["point"]) + chinese_number(round((amount - whole) * 10))
-        return text + str(self.data["names"]["votes_unit"])
+        if amount - whole not in (0, 0.5):
+            raise ValueError(f"votes come in halves: {amount}")
+        half = str(names["half"]) if amount != whole else ""
+        if whole == 0 and half:
+            return half + str(names["votes_unit"])
+        count = str(names["two"]) if whole == 2 else chinese_number(whole)
+        return count + str(names["votes_unit"]) + half
 
     def line(self, section: str, key: str, **values: Any) -> Line:
         return self.render(self.entry(section, key), f"{section}.{key}", **values)
