@@ -20,7 +20,7 @@ from narrator.cli.play_cmds import LiveOptions, fail, with_live_options
 ScopeOpt = Annotated[str, typer.Option("--scope", help="user: runs with your session (default); system: at "
                                        "boot as you, installed under /etc (needs root).")]
 UnitDirOpt = Annotated[Path | None, typer.Option(help="Write the unit here instead of the scope's folder (for "
-                                                 "packaging and tests).", hidden=True)]
+                                                 "packaging and tests).")]
 NoSystemctlOpt = Annotated[bool, typer.Option("--no-systemctl", help="Only write or remove the unit; print the "
                                               "systemctl commands instead of running them.")]
 
