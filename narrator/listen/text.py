@@ -10,7 +10,7 @@ is skipped unread, so a runaway line costs no time and is refused as too long.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, TextIO
 
 from narrator.hostwords import MAX_CHARS
@@ -21,12 +21,19 @@ LINE_BYTES = 4 * (MAX_CHARS + 2)
 character was cut in two."""
 
 
-def lines(stream: TextIO | BinaryIO) -> Iterator[str]:
+def lines(stream: TextIO | BinaryIO | Iterable[str]) -> Iterator[str]:
     """Each line of `stream`, stripped, decoded on its own (errors replaced), cut to MAX_CHARS + 1.
 
     A text stream is read through its byte buffer (sys.stdin.buffer) when it has one, so that no locale
-    decodes it first; a plain text stream (io.StringIO) is read as it is."""
-    source: Any = getattr(stream, "buffer", stream)
+    decodes it first; a plain text stream (io.StringIO) is read as it is, and so is any other iterable of
+    lines (the console's TypedLine, which decodes the keys as they come)."""
+    under = getattr(stream, "buffer", None)
+    source: Any = under if hasattr(under, "readline") else stream
+    if not hasattr(source, "readline"):  # a line source of its own (the console's TypedLine): its lines
+        for raw in source:
+            text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+            yield text.strip()[: MAX_CHARS + 1]
+        return
     while True:
         raw = source.readline(LINE_BYTES)
         if not raw:
@@ -43,7 +50,7 @@ def lines(stream: TextIO | BinaryIO) -> Iterator[str]:
 class TextEar(QueueEar):
     """Reads lines on a thread; a line typed before a prompt is kept for it (typing ahead is fine)."""
 
-    def __init__(self, stream: TextIO | BinaryIO) -> None:
+    def __init__(self, stream: TextIO | BinaryIO | Iterable[str]) -> None:
         super().__init__()
         self.stream = stream
         self._pending: list[Heard] = []

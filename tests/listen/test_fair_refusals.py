@@ -23,7 +23,7 @@ from narrator.engine.answers import Ballots, Seats, YesNo
 from narrator.engine.prompts import Prompt
 from narrator.hostwords import Ambiguous, NotUnderstood, parse
 from narrator.judge.lines import Line
-from narrator.listen.dialogue import Dialogue, DialogueConfig, irreversible
+from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.presets import make_setup
 from narrator.session import Session
 from narrator.sim.autohost import AutoHost, Deal
@@ -112,7 +112,7 @@ def audit(preset: str, rules: dict[str, object], seed: int) -> tuple[int, list[s
         answer = host.answer(session.game, prompt)
         script = wrong_words(session, prompt, rng)
         tried += len(script)
-        script += [words(answer)] + (["对"] if irreversible(prompt.kind) else [])
+        script += [words(answer), "对"]  # read_back="always": every answer is read back and needs 对
         clock = FakeClock()
         dialogue = Dialogue(session, ScriptedEar(script, clock), table, clock, DialogueConfig(read_back="always"))
         if dialogue.answer() is None and session.prompt is prompt:

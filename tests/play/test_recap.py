@@ -97,7 +97,7 @@ def test_self_votes_abstentions_and_mutual_votes_are_drawn_apart() -> None:
     day1 = recap.votes[1]
     assert day1.self_votes == (11,) and day1.abstained == (1,)
     rows = votes_text(recap, day1)
-    assert "四号、八号 → 三号（二票）" in rows and "十一号（自投） → 十一号（一票）" in rows and "弃票：一号" in rows
+    assert "四号、八号 → 三号（两票）" in rows and "十一号（自投） → 十一号（一票）" in rows and "弃票：一号" in rows
     assert 'class="self-vote"' in vote_svg(recap, day1)
     # Day 3: seven and eleven voted for each other; the two arrows do not lie on one line.
     day3 = recap.votes[-1]
