@@ -126,8 +126,10 @@ def _reflect(s: State, named: int, checker: Role) -> None:
     """A 预言家 or 通灵师 whose check lands on the 恶灵骑士 dies at dawn (once, or always, per the switch). The
     check is the seat named moved by tonight's 魔术师 swap, as its result is (`land`), so a check aimed at the
     knight but swapped away is harmless, and one swapped onto him is returned."""
+    if checker not in (Role.SEER, Role.PSYCHIC):
+        return
     landed = land(s, named)
-    if checker not in (Role.SEER, Role.PSYCHIC) or landed is None or s.roles.get(landed) is not Role.SPIRIT_KNIGHT:
+    if landed is None or s.roles.get(landed) is not Role.SPIRIT_KNIGHT:
         return
     if s.rules.spirit_knight_reflects == "once" and s.reflections:
         return

@@ -193,7 +193,8 @@ class Night(ModernSteps, NewMoon):
         return check
 
     def step_wolf_beauty(self, n: int) -> Flowing:
-        yield from ()  # identified in the wolves' step (PACK_IDENTIFIED)
+        if n == 1:  # identified in the wolves' step (PACK_IDENTIFIED); here only if a custom order calls her first
+            yield from self.identify(Role.WOLF_BEAUTY)
         beauty = self.acting(Role.WOLF_BEAUTY)
         if beauty is None:
             return
