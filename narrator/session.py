@@ -6,7 +6,7 @@
             say(line)
         result = session.submit("七号")       # the host's words (parsed for the prompt) or an Answer
         if isinstance(result, Refused):
-            say(result.line)                 # why, to the host when the prompt is secret or it is night
+            say(result.line)                 # why: to the host when it would tell the table something
 
 The scenario runner, render, the demo, the property tests and the live loop all drive this; nothing else
 keeps its own prompt → answer loop. Lines are rendered lazily, when `take_lines` asks for them, against the
@@ -49,9 +49,10 @@ class Refused:
     refusal: Refusal
     """Code and values (from the engine, or from hostwords when the words were not understood)."""
     line: Line
-    """The judge's reason in the game's script: to "host" when the prompt is secret or it is night (or the
-    game is over), else to "all" — except that a refusal about a self-explosion (or at a speech, where one
-    may be tried) stays with the host: "三号不是狼人，不能自爆" said aloud would tell the table a card."""
+    """The judge's reason in the game's script, routed by `Session.refusal_line`: to "host" when the prompt
+    is hidden (night, a secret prompt, an eyes-closed vote) or the game is over, when it is about a
+    self-explosion ("三号不是狼人，不能自爆" said aloud would tell the table a card) and when the reason names
+    a card, a camp or the lovers; else to "all"."""
     understood: bool
     """False: the words were not understood (hostwords.NotUnderstood)."""
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from narrator.audio.pacing import Pacer, PacingError, load_pacing
+from narrator.audio.pacing import Pacer, PacingError, load_host_words, load_pacing
 
 
 def test_packaged_table_loads_with_the_documented_classes() -> None:
@@ -99,3 +99,22 @@ def test_malformed_tables_are_refused(tmp_path: Path, body: str, message: str) -
     path.write_text(body, encoding="utf-8")
     with pytest.raises(PacingError, match=message):
         load_pacing(path)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("classes: {a: {dist: fixed, s: 1}}", "needs a 'host_words:' mapping"),
+        ("classes: {a: {dist: fixed, s: 1}}\nhost_words: {word_s: 9, floor_s: 4, step_s: 2}", "bad or missing field"),
+        ("classes: {a: {dist: fixed, s: 1}}\nhost_words: {word_s: 9, floor_s: 30, step_s: 2, bound_s: 20}",
+         "floor_s <= bound_s"),
+        ("classes: {a: {dist: fixed, s: 1}}\nhost_words: {word_s: 9, floor_s: 4, step_s: 0, bound_s: 20}",
+         "step_s > 0"),
+    ],
+)
+def test_malformed_host_words_are_refused(tmp_path: Path, body: str, message: str) -> None:
+    path = tmp_path / "pacing.yaml"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(PacingError, match=message):
+        load_host_words(path)
+

@@ -21,7 +21,7 @@ from narrator.presets import make_setup
 from narrator.session import Session
 from narrator.sim.autohost import AutoHost, Deal
 
-PRESETS = ["12人预女猎白", "12人白狼王守卫", "经典12人", "9人预女猎"]
+PRESETS = ["12人预女猎白", "12人白狼王守卫", "经典12人", "9人预女猎", "12人梦魇守卫", "12人机械狼通灵师"]
 GAMES = 12
 
 
