@@ -209,10 +209,11 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
             raise SetupError(f"未知的新月事件牌：{', '.join(unknown)}；可用：{', '.join(NEW_MOON_DECK)}")
         return cards
     if name == "night_order":
-        order = tuple(str(v) for v in value)
+        order = (value,) if isinstance(value, str) else tuple(str(v) for v in value)  # "foo": one step
         unknown = [s for s in order if s not in STEP_CARD]
         if unknown:
-            raise SetupError(f"夜晚顺序里有未知的步骤：{', '.join(unknown)}")
+            raise SetupError(f"夜晚顺序里有未知的步骤：{', '.join(unknown)}；可用（逗号分隔，按顺序）："
+                             f"{', '.join(STEP_CARD)}")
         return order
     if isinstance(default, bool):
         if not isinstance(value, bool):
