@@ -156,6 +156,17 @@ def test_an_unwritable_output_is_found_before_any_voice_work(tmp_path: Path) -> 
     assert not cache.exists(), "nothing was rendered"
 
 
+def test_a_cache_folder_that_is_a_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    for args in (["render", str(GOOD), "-o", str(tmp_path / "g.wav"), "--backend", "espeak"],
+                 ["voices", "build", "--backend", "espeak"]):
+        result = run(*args, "--cache-dir", str(blocker))
+        assert result.exit_code == 2, result.output
+        assert "cannot write the voice cache" in one_error_line(result)
+    assert not (tmp_path / "g.wav").exists()
+
+
 @pytest.mark.usefixtures("pulse")  # PortAudio lists devices once, at import: let it see the sound server
 def test_a_missing_sound_device_is_one_line_before_rendering(tmp_path: Path) -> None:
     cache = tmp_path / "cache"

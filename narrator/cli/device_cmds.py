@@ -81,8 +81,14 @@ def setup(
             typer.echo(f"✗ {exc}", err=True)
             raise typer.Exit(2) from exc
     # 1. the speech model
-    if not skip_model and "voice" in config.game.input:
-        failed += not steps.install_model(typer.echo, str(model_zip) if model_zip else None)
+    model_missing = not skip_model and "voice" in config.game.input and not steps.install_model(
+        typer.echo, str(model_zip) if model_zip else None)
+    if model_missing:
+        failed += 1
+        # Without the model a voice game cannot start: the config keeps the inputs that work.
+        config.game.input = ",".join(i for i in parse_inputs(config.game.input) if i != "voice") or "keypad"
+        typer.echo(f"⚠ input={config.game.input} until the speech model is installed; then "
+                   "`narrator setup --input voice,keypad`")
     # 2. the devices
     try:
         devices = all_devices()
@@ -154,11 +160,15 @@ def setup(
 
 def _test(key: str, value: str) -> None:
     from narrator.play import setup as s
+    from narrator.play.devices import DeviceProblem
 
     if key == "mic":
         typer.echo("  请说几句话（3 秒）…")
         levels = s.mic_levels(value)
         typer.echo(f"  电平：{s.meter(levels)}  最高 {max(levels, default=-120):.0f} dBFS")
+        problem = s.mic_problem(levels)
+        if problem:
+            raise DeviceProblem(problem)
     else:
         typer.echo("  测试音…")
         s.play_tone(value)

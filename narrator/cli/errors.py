@@ -137,3 +137,18 @@ def guard(run: Callable[[], T]) -> T:
         typer.echo(f"✗ narrator failed unexpectedly: {type(exc).__name__}: {one_line(str(exc))} "
                    f"(a bug: please report it; {DEBUG_ENV}=1 shows where)", err=True)  # fmt: skip
         sys.exit(INTERNAL)
+
+
+def check_cache_dir(cache_dir: Path | None) -> None:
+    """The voice cache under `cache_dir` (--cache-dir; default the user's) can take files, or exit 2 in one
+    line before anything is said or rendered."""
+    import tempfile
+
+    from narrator.voice import default_cache_dir
+
+    directory = default_cache_dir(cache_dir)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=directory).close()
+    except OSError as exc:
+        fail(f"cannot write the voice cache {directory}: {exc.strerror or exc}; choose another with --cache-dir")

@@ -99,8 +99,11 @@ class LiveOptions:
 
     def wiring(self, config: Any) -> Any:
         """The game's adapters from these options and the config (StartProblem: one sentence, the fix)."""
+        from narrator.cli.errors import check_cache_dir
         from narrator.play.run import Wiring
 
+        if self.cache_dir is not None:
+            check_cache_dir(self.cache_dir)
         return Wiring.from_options(config, inputs=self.input_, table=self.table_device, host=self.host_device,
                                    mic=self.mic, voice=self.voice, cache_dir=self.cache_dir,
                                    backend=self.backend.value if self.backend else None, rate=self.rate,

@@ -95,12 +95,14 @@ def render(
     """Render a scenario's full narration to audio: the table's channel and the host's, sample-aligned,
     through the same mixer and timing as live playback (beds, ducking, cues, holds), with WebVTT subtitles
     of each channel beside them (OUT with .vtt, and .host.vtt)."""
-    from narrator.cli.errors import check_writable, load_scenario
+    from narrator.cli.errors import check_cache_dir, check_writable, load_scenario
 
     loaded = load_scenario(scenario)
     check_writable(out, host_out or host_path_for(out))
     played = game_lang(lang, loaded.lang)
     speaker = make_game_speaker(backend, voice, rate, played, cache_dir, offline)
+    if cache_dir is not None:
+        check_cache_dir(cache_dir)
     raise typer.Exit(render_to(loaded, speaker, out, host_out, played, echo=False))
 
 

@@ -78,6 +78,7 @@ def build(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from narrator.cli.errors import check_cache_dir
     from narrator.voice import FallbackVoice, Speaker, VoiceCache, VoiceError, default_cache_dir, make_voice
     from narrator.voice.bootstrap import pieces_to_build
     from narrator.voice.fallback import label
@@ -93,7 +94,7 @@ def build(
         console.print(f"✗ {exc}", style="red", markup=False)
         raise typer.Exit(2) from exc
     cache = VoiceCache(default_cache_dir(cache_dir))
-    _check_cache_writable(cache.directory)
+    check_cache_dir(cache_dir)
     speaker = Speaker(spoken, cache)
     pieces = pieces_to_build(lang.value)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -117,19 +118,6 @@ def build(
     )
     if isinstance(spoken, FallbackVoice) and spoken.using_fallback:
         console.print("Run this again when online to get the edge-tts voice.", markup=False)
-
-
-def _check_cache_writable(directory: Path) -> None:
-    """The cache folder can take files, or exit 2 before anything is rendered."""
-    import tempfile
-
-    from narrator.cli.errors import fail
-
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=directory).close()
-    except OSError as exc:
-        fail(f"cannot write the voice cache {directory}: {exc.strerror or exc}; choose another with --cache-dir")
 
 
 @app.command("list")

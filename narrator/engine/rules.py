@@ -212,7 +212,8 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
         order = _names(name, value, "guard,wolves,witch,seer")
         unknown = [s for s in order if s not in STEP_CARD]
         if unknown:
-            raise SetupError(f"夜晚顺序里有未知的步骤：{', '.join(unknown)}")
+            raise SetupError(f"夜晚顺序里有未知的步骤：{', '.join(unknown)}；可用（逗号分隔，按顺序）："
+                             f"{', '.join(STEP_CARD)}")
         return order
     if isinstance(default, bool):
         if not isinstance(value, bool):

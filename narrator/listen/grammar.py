@@ -157,6 +157,7 @@ def legal_host_words(prompt: Prompt, max_seat: int, pack: Pack) -> list[str]:
         words = [w for w in words if w not in ("幺号", "幺", "两号", "两") or _small_ok(w, prompt.seats)]
     for kind in prompt.accepts:
         words += pack.extra.get(ANSWER_SLUGS.get(kind, ""), ())
+    words += pack.extra.get("rules", ())  # 规则 …, at any prompt (Session.explain)
     words += pack.control_words()
     return list(dict.fromkeys(words))
 

@@ -44,12 +44,11 @@ LABELS_HANS: dict[str, str] = {
     "badge": "警徽从{a}交给{b}", "badge.torn": "{a}撕掉警徽", "idiot": "{seat}翻牌：白痴",
     "winner": "{camp}胜利", "not_over": "游戏还没有结束", "title": "狼人之夜 · 复盘", "story": "经过",
     "votes": "投票（票型）", "deaths": "出局", "cards": "身份牌", "why": "原因", "when": "时间", "end": "结局",
-    "dead": "出局", "alive": "存活", "vote_picture": "谁投了谁", "voter": "投票人", "target": "被投",
-    "alive_end": "存活到最后", "seat_col": "座位", "votes_n": "{n}票",
+    "vote_picture": "谁投了谁", "alive_end": "存活到最后", "seat_col": "座位",
     "saved": "复盘已保存：{page}（以及 {md}）", "copied": "复盘：{page}（以及 {md}）",
 }  # fmt: skip
 
-SKILL_CAUSES = frozenset({"shot", "taken", "king_shot", "duel", "reflect"})
+SKILL_CAUSES = frozenset({"shot", "taken", "king_shot", "duel"})
 """Deaths by a skill used when it was said (a shot at dawn is the day's): dated by when they happened."""
 
 

@@ -84,6 +84,20 @@ def mic_levels(spec: str, seconds: float = 3.0, block_s: float = 0.1) -> list[fl
     return out
 
 
+SILENT_DBFS = -70.0
+"""dBFS. A microphone whose loudest moment stays below this heard nothing (a real one's own noise is louder):
+muted, unplugged, or the wrong device."""
+
+
+def mic_problem(levels: list[float]) -> str | None:
+    """Why the microphone's levels say it hears nothing (one sentence with the fix), or None."""
+    loudest = max(levels, default=-120.0)
+    if loudest >= SILENT_DBFS:
+        return None
+    return (f"the microphone heard nothing (loudest {loudest:.0f} dBFS, silence is below {SILENT_DBFS:.0f}): "
+            "unmute it or choose another with `narrator setup --mic DEVICE` (`narrator devices` lists them)")
+
+
 def meter(levels: list[float]) -> str:
     """A one-line level meter: ▁▂▃▄▅▆▇█ from -60 to 0 dBFS."""
     bars = "▁▂▃▄▅▆▇█"
@@ -101,7 +115,9 @@ def install_model(echo: Echo, from_zip: str | None) -> bool:
     try:
         folder = models.install(models.user_models_dir(), from_zip=Path(from_zip) if from_zip else None)
     except models.InstallError as exc:
-        echo(f"✗ speech model: {exc} (run `narrator model install --from-zip FILE` with a zip you have)")
+        told = str(exc)
+        hint = "" if "--from-zip" in told else " (or `narrator model install --from-zip FILE` with a zip you have)"
+        echo(f"✗ speech model: {told}{hint}")
         return False
     echo(f"✓ speech model installed in {folder}")
     return True

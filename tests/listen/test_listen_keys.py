@@ -158,6 +158,20 @@ def test_nonsense_made_of_characters_the_model_knows_is_not_a_word(tmp_path: Pat
     assert Grammar(load_pack("zh"), knows).spoken("十一号") == ["十 一 号"]
 
 
+def test_rules_questions_are_offered_at_every_prompt_and_read_as_rules_requests() -> None:
+    from narrator.hostwords import rules_request
+
+    pack = load_pack("zh")
+    asked = pack.extra["rules"]
+    assert "规则" in asked and "规则 女巫" in asked
+    assert all(rules_request(words) is not None for words in asked)
+    vocabulary = {c for w in [*phrases([Seats, YesNo], 12), *pack.control_words(), *asked] for c in w}
+    g = Grammar(pack, (vocabulary | {"[unk]"}).__contains__)
+    for prompt in (Prompt("seer.check", frozenset({Seats}), seats=(1, 3, 7)), Prompt("witch.save", frozenset({YesNo}))):
+        offered = g.phrases_for(prompt, 12)
+        assert "规 则" in offered and "规 则 女 巫" in offered
+
+
 def test_a_phrase_the_model_cannot_say_is_a_start_up_error_naming_it() -> None:
     assert split_phrase("七号", {"七号"}.__contains__) == "七号"
     assert split_phrase("七号", {"七", "号"}.__contains__) == "七 号"

@@ -37,6 +37,9 @@ def demo_words() -> tuple[list[str], object]:
     (["--rule", "speech_seconds=-5"], "非负整数"),
     (["--rule", "night_order=5"], "房规 night_order 要写成名字的列表（逗号分隔）"),
     (["--rule", "new_moon=5"], "房规 new_moon 要写成名字的列表（逗号分隔）"),
+    (["--rule", "night_order=foo"], "夜晚顺序里有未知的步骤：foo；可用（逗号分隔，按顺序）：thief, cupid"),
+    (["--input", "text", "--table-device", "none", "--cache-dir", "/dev/null"], "cannot write the voice cache"),
+    (["--input", "voice", "--table-device", "none", "--model", "/nonexistent"], "not a Vosk model folder"),
     (["--roles", "狼人*4,村民*4"], "需要一张预言家牌"),
     (["--roles", "狼人*2,预言家,村民*2"], "玩家人数必须在8到18人之间"),
     (["--roles", "狼人*3,独角兽,预言家,村民*4"], "不认识的身份牌：独角兽"),
@@ -55,7 +58,7 @@ def demo_words() -> tuple[list[str], object]:
 def test_play_refuses_what_cannot_start(home: Path, args: list[str], says: str) -> None:
     code, out = invoke("play", *args)
     assert code == 2, out
-    assert says in out
+    assert says in out and len(out.strip().splitlines()) == 1, out
     assert all_games() == []  # nothing was started
 
 

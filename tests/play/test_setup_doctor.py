@@ -82,3 +82,32 @@ def test_setup_plays_a_test_tone_on_each_chosen_speaker(pulse: object, home: Pat
     for heard in (heard_room, heard_host):
         assert tone_level(heard, 880.0) > 0.1, tone_level(heard, 880.0)  # the tone is 0.3 full scale
     assert np.abs(heard_room).max() > 0.05
+
+
+def test_a_failed_model_step_keeps_the_inputs_that_work_and_says_its_fix_once(home: Path) -> None:
+    bogus = home / "model.zip"
+    bogus.write_bytes(b"not a model")
+    code, out = invoke("setup", "--yes", "--skip-voices", "--no-test", "--model-zip", str(bogus),
+                       "--input", "voice,keypad", "--table", "none")
+    assert code == 1, out
+    [failed] = [line for line in out.splitlines() if line.startswith("✗ speech model")]
+    assert failed.count("--from-zip") == 1 and failed.count("nothing was installed") == 1, failed
+    assert config(home)["game"]["input"] == "keypad"  # type: ignore[index]
+    assert "input=keypad until the speech model is installed" in out
+    code, out = invoke("doctor")
+    assert not any(line.startswith("✗") and "speech model" in line for line in out.splitlines()), out
+
+
+@pytest.mark.slow
+def test_a_silent_microphone_is_not_ticked(pulse: object, home: Path) -> None:
+    """The monitor of a sink nobody plays to records digital silence (−120 dBFS): that is no microphone."""
+    code, out = invoke("setup", *QUIET, "--input", "voice,keypad", "--table", "none", "--mic", "pulse:room.monitor")
+    assert code == 1, out
+    assert "✗ the microphone heard nothing (loudest -120 dBFS" in out and "✓ mic" not in out
+
+
+def test_the_level_check_itself() -> None:
+    from narrator.play.setup import mic_problem
+
+    assert mic_problem([-120.0] * 30) is not None and mic_problem([]) is not None
+    assert mic_problem([-90.0, -48.0, -75.0]) is None  # a quiet room's noise is well above digital silence
