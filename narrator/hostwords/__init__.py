@@ -50,7 +50,7 @@ from ._text import Char, clean
 from ._verbal import read_cards, read_direction, read_pass, read_take_card, read_yesno
 from .rules_words import rules_request
 
-__all__ = ["Ambiguous", "NotUnderstood", "parse", "phrases", "rules_request"]
+__all__ = ["MAX_CHARS", "Ambiguous", "NotUnderstood", "parse", "phrases", "rules_request"]
 
 Reader = Callable[[Sequence[Char]], Answer]
 
@@ -78,6 +78,10 @@ def _kinds(accepts: Iterable[type]) -> list[type]:
     return [kind for kind in _READERS if kind in wanted]
 
 
+MAX_CHARS = 300
+"""The longest text parsed (a ballot of 18 seats said in full is about 150 characters); longer is refused."""
+
+
 def parse(text: str, accepts: Iterable[type]) -> Answer:
     """The single answer of an accepted type that `text` says, or `NotUnderstood` / `Ambiguous`.
 
@@ -85,6 +89,10 @@ def parse(text: str, accepts: Iterable[type]) -> Answer:
     ("3号投了两次") is preferred over "not recognised" ones; if all are the latter and only one type was
     asked for, its own (more precise) complaint is used.
     """
+    if len(text) > MAX_CHARS:  # no answer is this long: refused before any parsing, in constant time
+        raise NotUnderstood(refuse("words.too_long"))
+    if "\ufffd" in text:  # bytes that were no UTF-8 (the ear decoded them once, marking each bad one)
+        raise NotUnderstood(refuse("words.unreadable"))
     kinds = _kinds(accepts)
     chars = clean(text)
     if not chars:

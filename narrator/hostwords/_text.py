@@ -112,6 +112,7 @@ def tokens(chars: Sequence[Char], lexicon: Mapping[str, str]) -> list[Tok]:
     """
     longest = max(map(len, lexicon), default=0)
     out: list[Tok] = []
+    unknown = -1  # where the run of unrecognised characters now being read began (-1: none)
     i = 0
     while i < len(chars):
         found, text = 0, ""
@@ -121,20 +122,23 @@ def tokens(chars: Sequence[Char], lexicon: Mapping[str, str]) -> list[Tok]:
             text += chars[j].ch
             if text in lexicon:
                 found = j + 1
+        number = None if found else _number_at(chars, i)
+        if unknown >= 0 and (found or number is not None or chars[i].gap != ""):
+            out.append(Tok("unk", "", "".join(c.ch for c in chars[unknown:i])))  # the run ends: one token
+            unknown = -1
         if found:
             word = "".join(c.ch for c in chars[i:found])
             out.append(Tok("word", lexicon[word], word))
             i = found
             continue
-        number = _number_at(chars, i)
         if number is not None:
             value, j = number
             out.append(Tok("num", "", "".join(c.ch for c in chars[i:j]), value))
             i = j
             continue
-        if out and out[-1].kind == "unk" and chars[i].gap == "":
-            out[-1] = Tok("unk", "", out[-1].text + chars[i].ch)
-        else:
-            out.append(Tok("unk", "", chars[i].ch))
+        if unknown < 0:
+            unknown = i
         i += 1
+    if unknown >= 0:
+        out.append(Tok("unk", "", "".join(c.ch for c in chars[unknown:])))
     return out

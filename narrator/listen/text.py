@@ -1,11 +1,26 @@
-"""Typed answers: each line of a text stream (the console, a pipe) is one answer, heard as typed."""
+"""Typed answers: each line of a text stream (the console, a pipe) is one answer, heard as typed.
+
+Input stays bytes until it is decoded once, line by line, as UTF-8 whatever the locale: a byte that is no
+UTF-8 becomes U+FFFD (the parser refuses such a line: "看不懂这一行") and nothing else of the input is lost.
+A line longer than the parser reads is kept only that long (it is refused as too long)."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from typing import TextIO
 
+from narrator.hostwords import MAX_CHARS
 from narrator.listen.base import Context, Heard, QueueEar
+
+
+def typed_lines(stream: TextIO) -> Iterable[str]:
+    """The stream's lines, decoded once from its bytes (when it has them) with bad bytes as U+FFFD, each
+    cut just past what the parser reads."""
+    raw = getattr(stream, "buffer", None)
+    for line in raw if raw is not None else stream:
+        text = line.decode("utf-8", errors="replace") if isinstance(line, bytes) else line
+        yield text[: MAX_CHARS + 1]
 
 
 class TextEar(QueueEar):
@@ -21,7 +36,7 @@ class TextEar(QueueEar):
         self._thread.start()
 
     def _run(self) -> None:
-        for raw in self.stream:
+        for raw in typed_lines(self.stream):
             text = raw.strip()
             if text:
                 with self._plock:
