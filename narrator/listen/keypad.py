@@ -120,7 +120,7 @@ class KeypadEar(QueueEar):
             elif k == "-":
                 self._word("继续" if self.paused else "暂停")
                 self.paused = not self.paused
-            elif k.isdigit() or k in SEPARATORS or k in "*+":
+            elif k in "0123456789*+" or k in SEPARATORS:  # ASCII digits only: a stray byte such as ² is no key
                 self.buffer += k
 
     def _line(self, line: str) -> None:

@@ -108,6 +108,14 @@ def test_typed_bytes_are_decoded_once_a_bad_line_is_refused_and_nothing_else_los
     assert time.perf_counter() - start < 1.0
 
 
+def test_keypad_bytes_that_are_no_keys_are_ignored_and_the_keys_around_them_kept() -> None:
+    """A keypad stream is bytes: one that is no key (0xff, or 0xb2 — "²" in Latin-1, a digit to Python) is
+    ignored, never read as a seat."""
+    ear = KeypadEar(io.BytesIO(b"\xb2\xff7\n"), raw_terminal=False)
+    heard = ear.listen(KILL, 12, 2)
+    assert heard is not None and heard.text == "7号"
+
+
 class Later(QueueEar):
     def begin(self, context: object) -> None:
         super().begin(context)  # type: ignore[arg-type]
