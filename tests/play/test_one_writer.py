@@ -110,6 +110,7 @@ def test_games_and_recap_in_a_loop_lose_nothing_over_20_games(tmp_path: Path, re
                 with contextlib.suppress(JournalError):  # a game not yet written whole reads as damaged
                     saved.load()
                 reads[0] += 1
+            stop.wait(0.005)  # often, but leaving the games a core to play on
 
     def processes() -> None:  # real `games` / `recap` processes, over the first games (they cost a core)
         while not stop.is_set() and len(all_games(data / "games")) < 4:
