@@ -209,7 +209,8 @@ def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None
     else:
         why = {3: "输入结束了", 130: "已暂停退出", 143: "收到 SIGTERM", 129: "终端断开了（SIGHUP）"}.get(
             outcome.code, outcome.reason)
-        console.print(f"{why}，游戏已保存。继续这局：[bold]{saved.resume_command}[/bold]")
+        with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone: the game is saved anyway
+            console.print(f"{why}，游戏已保存。继续这局：[bold]{saved.resume_command}[/bold]")
     return outcome
 
 
