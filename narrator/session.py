@@ -104,6 +104,7 @@ class Session:
             raise ValueError("a game is attached to its journal before its first answer")
         if store.read():
             raise JournalError(store.name, 0, "the journal already holds a game (resume it instead)")
+        self._chain = Chain()  # a new journal: its header chains on nothing (even after a failed attach)
         self._write(store, self._chain.header(Header(self.setup, self.seed, self.lang)))
         self.store = store
 

@@ -21,7 +21,8 @@ from narrator.sim.autohost import AutoHost, Deal
 
 
 def drive(store: JournalStore, seed: int, step: Callable[[Session], None]) -> None:
-    """The drill's game: preset by seed, random legal answers, an undo now and then."""
+    """The drill's game: preset by seed, random legal answers, an undo now and then, a said mark before
+    each (so that kills land between an answer and its mark too)."""
     setup = make_setup(preset_names()[seed % len(preset_names())])
     rng = random.Random(seed)
     host = AutoHost(Deal.shuffle(setup, rng), rng)
@@ -29,6 +30,8 @@ def drive(store: JournalStore, seed: int, step: Callable[[Session], None]) -> No
     session = Session(setup, seed, store=store)
     step(session)
     while session.prompt is not None:
+        session.take_lines()  # as the live loop does: the lines are said, then marked heard
+        session.heard()
         if session.answers and undo.random() < 0.05:
             session.undo()
         else:

@@ -807,3 +807,21 @@ def test_anything_either_parses_to_an_accepted_type_or_is_refused(text: str, acc
     else:
         assert type(answer) in accepts
         assert parse(text, accepts) == answer
+
+
+def test_tokenising_is_linear_in_the_length_of_the_text() -> None:
+    """A long run of unknown characters is one token, built once (it used to grow by string concatenation:
+    a 1,000,000-character line took 112 s)."""
+    import time
+
+    from narrator.hostwords._text import clean, tokens
+
+    def seconds(n: int) -> float:
+        chars = clean("猫" * n)
+        start = time.perf_counter()
+        [token] = tokens(chars, {"号": "hao"})
+        assert token.kind == "unk" and len(token.text) == n
+        return time.perf_counter() - start
+
+    small, large = min(seconds(20_000) for _ in range(3)), min(seconds(200_000) for _ in range(3))
+    assert large < 25 * small  # ten times the text: about ten times the time, far from a hundred

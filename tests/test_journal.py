@@ -23,6 +23,7 @@ from narrator.engine.roles import Role
 from narrator.engine.rules import Setup
 from narrator.journal import (
     FORMAT,
+    Chain,
     FileStore,
     Header,
     JournalError,
@@ -474,3 +475,33 @@ def test_one_writer_per_game_and_a_dead_holders_lock_is_taken_over(tmp_path: Pat
     writer.close()
     (folder / "lock").write_text("999999\n")  # a holder that died: its flock died with it
     saved.open().close()
+
+
+def test_a_format_1_journal_still_loads_with_a_note_and_goes_on_in_format_1(tmp_path: Path) -> None:
+    """Journals written before checksums and said marks: loaded, with a note that edits cannot be detected;
+    a resume says the question again (there is no mark) and appends plain format 1 lines."""
+    setup = make_setup("12人预女猎白")
+    rng = random.Random(3)
+    host = AutoHost(Deal.shuffle(setup, rng), rng)
+    played = Session(setup, 3)
+    old = Chain(fmt=1)
+    path = tmp_path / "old.jsonl"
+    lines = [old.header(Header(setup, 3, "zh-Hans"))]
+    for n in range(8):
+        assert played.prompt is not None
+        answer = host.answer(played.game, played.prompt)
+        lines.append(old.answer(n, played.prompt.kind, answer))
+        played.submit(answer)
+    path.write_bytes(b"".join(lines))
+    assert b'"sum"' not in path.read_bytes() and b'"narrator_journal": 1' in lines[0]
+    s = Session.resume(FileStore(path))
+    assert any("format 1" in note and "checksums" in note for note in s.warnings)
+    assert s.answers == played.answers
+    assert [line.text for line in s.take_lines()] == [line.text for line in played.repeat_lines()]
+    s.heard()  # no marks in format 1
+    assert s.prompt is not None
+    s.submit(host.answer(s.game, s.prompt))
+    s.close()
+    tail = path.read_bytes().split(b"\n")[-2]
+    assert tail.startswith(b'{"n": 8,') and b'"sum"' not in tail and b'"said"' not in path.read_bytes()
+    assert len(Session.resume(FileStore(path, writable=False)).answers) == 9

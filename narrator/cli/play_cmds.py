@@ -280,7 +280,10 @@ def recap(
     console = Console(highlight=False, soft_wrap=True)
     summary = build_recap(session.game.journal, session.lang, title=_title(saved))
     print_recap(summary, console)
-    page, md = write_pages(summary, saved.recap_stem)
+    try:
+        page, md = write_pages(summary, saved.recap_stem)
+    except OSError as exc:  # a read-only or full data folder: the recap was printed; the pages could not be saved
+        raise fail(f"复盘没能保存到 {saved.folder}：{exc.strerror or exc}（让它可写或腾出空间）") from exc
     if out is not None:
         try:
             out.write_text(page.read_text(encoding="utf-8"), encoding="utf-8")

@@ -56,7 +56,7 @@ from ._text import Char, clean
 from ._verbal import read_cards, read_direction, read_pass, read_take_card, read_yesno
 from .rules_words import rules_request
 
-__all__ = ["Ambiguous", "NotUnderstood", "parse", "phrases", "rules_request"]
+__all__ = ["MAX_CHARS", "Ambiguous", "NotUnderstood", "parse", "phrases", "rules_request"]
 
 Reader = Callable[[Sequence[Char]], Answer]
 
@@ -84,8 +84,9 @@ def _kinds(accepts: Iterable[type]) -> list[type]:
     return [kind for kind in _READERS if kind in wanted]
 
 
-MAX_CHARS = 200
-"""The longest text read as an answer (the longest real one, a vote record of 18 seats, is about 90)."""
+MAX_CHARS = 300
+"""The longest text read as an answer (a ballot of 18 seats said in full, with Vosk's spaces, is about 150
+characters); longer is refused unread."""
 UNREADABLE = "\ufffd"
 """What a byte that was not UTF-8 becomes where input is decoded (errors="replace")."""
 
@@ -97,11 +98,11 @@ def parse(text: str, accepts: Iterable[type]) -> Answer:
     ("3号投了两次") is preferred over "not recognised" ones; if all are the latter and only one type was
     asked for, its own (more precise) complaint is used.
     """
-    kinds = _kinds(accepts)
-    if len(text) > MAX_CHARS:
+    if len(text) > MAX_CHARS:  # no answer is this long: refused before any parsing, in constant time
         raise NotUnderstood(refuse("words.too_long"))
-    if UNREADABLE in text:
+    if UNREADABLE in text:  # bytes that were no UTF-8 (the ear decoded them once, marking each bad one)
         raise NotUnderstood(refuse("words.unreadable"))
+    kinds = _kinds(accepts)
     chars = clean(text)
     if not chars:
         raise NotUnderstood(refuse("words.empty"))

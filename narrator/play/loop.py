@@ -176,7 +176,7 @@ class Live:
         words = play_lines.start_words(self.script)
         while True:
             text = self.hear(ear, START).text.strip("。！!. ")
-            control = dialogue.pack.control(text)
+            control = "pause" if text == "暂停" else dialogue.pack.control(text)  # Ctrl-C is heard as 暂停
             if control == "pause" or (dialogue.paused and control != "resume"):
                 dialogue.paused = True
                 continue

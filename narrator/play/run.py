@@ -272,7 +272,8 @@ def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Any, console: C
         why = {3: "输入结束了", 130: "已暂停退出", 143: "收到 SIGTERM", 129: "终端断开了（SIGHUP）"}.get(
             outcome.code, outcome.reason)
         told = to_script(f"{why}，游戏已保存。继续这局：", session.lang)
-        console.print(f"{told}[bold]{saved.resume_command}[/bold]")
+        with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone: the game is saved anyway
+            console.print(f"{told}[bold]{saved.resume_command}[/bold]")
     return outcome
 
 

@@ -98,6 +98,38 @@ def test_typed_lines_are_heard_and_the_end_of_input_ends_listening() -> None:
     assert ear.listen(SAVE, 12, 2) is None and ear.closed.is_set()
 
 
+def test_typed_bytes_are_decoded_once_a_bad_line_is_refused_and_nothing_else_lost() -> None:
+    """Invalid UTF-8 in a piped game (whatever the locale): that line is heard as U+FFFD and refused
+    ("看不懂这一行"), the lines around it in the same chunk are heard as typed; a 1 MB line is cut and refused
+    as too long in well under a second."""
+    import time
+
+    from narrator.hostwords import MAX_CHARS, NotUnderstood, parse
+
+    data = "开始\n".encode() + b"\xff\xfe\n" + ("猫" * 1_000_000).encode() + b"\n" + "七号\n".encode()
+    ear = TextEar(io.TextIOWrapper(io.BytesIO(data), encoding="ascii"))  # a locale that could not decode it
+    heard = [ear.listen(KILL, 12, 5) for _ in range(4)]
+    assert [h.text[:3] for h in heard if h] == ["开始", "\ufffd\ufffd", "猫猫猫", "七号"]
+    assert heard[2] is not None and len(heard[2].text) == MAX_CHARS + 1
+    for h, code in ((heard[1], "words.unreadable"), (heard[2], "words.too_long")):
+        assert h is not None
+        with pytest.raises(NotUnderstood) as refused:
+            parse(h.text, KILL.accepts)
+        assert refused.value.refusal.code == code
+    start = time.perf_counter()
+    with pytest.raises(NotUnderstood):
+        parse("猫" * 1_000_000, KILL.accepts)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_keypad_bytes_that_are_no_keys_are_ignored_and_the_keys_around_them_kept() -> None:
+    """A keypad stream is bytes: one that is no key (0xff, or 0xb2 — "²" in Latin-1, a digit to Python) is
+    ignored, never read as a seat."""
+    ear = KeypadEar(io.BytesIO(b"\xb2\xff7\n"), raw_terminal=False)
+    heard = ear.listen(KILL, 12, 2)
+    assert heard is not None and heard.text == "7号"
+
+
 class Later(QueueEar):
     def begin(self, context: object) -> None:
         super().begin(context)  # type: ignore[arg-type]
