@@ -97,7 +97,8 @@ def main() -> None:
         if not args.model_only:
             runs.insert(0, ("without a model", []))
         for label, extra in runs:
-            print(f"{label}: power-on to the ready line: {startups(command(*extra, cache=cache), env, args.runs)}")
+            started = startups(command(*extra, cache=cache), env, args.runs, 60.0)
+            print(f"{label}: power-on to the ready line: {started}")
             if not args.skip_game:
                 mb, wall, cpu, code = game_usage(command(*extra, "--pace", str(args.pace), cache=cache), env, words)
                 print(f"{label}: lobby + the demo game + 关机 (exit {code}, {wall:.0f} s wall at --pace "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,7 @@ class Wiring:
     """The ear `check(players)` opened (`ear()` gives it), or None."""
     volume_db: float = 0.0
     """dB on the table's channel (the config's voice.volume, 大声点 / 小声点 in `serve`)."""
+    _voices: dict[str, tuple[Any, Any, Any]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_options(cls, config: Config, *, inputs: str | None, table: str | None, host: str | None,
@@ -151,10 +152,34 @@ class Wiring:
             return PrintMouth(printer)
         from narrator import bootstrap
         from narrator.play.mouth import AudioMouth, scaled_host_words, scaled_pacing
-        from narrator.voice import pieces_to_build
 
         def warn(message: str) -> None:
             console.print(f"⚠ {message}", style="yellow", markup=False)
+
+        voiced = self._voices.get(lang)
+        if voiced is None:
+            voiced = self._voices[lang] = self._voice(lang, warn)
+        speaker, offline, bank = voiced
+
+        def make(mixer: Any) -> Any:  # a reopened player keeps the mixer (its bed and queues) of the last
+            from narrator.audio.mixer import Mixer
+
+            if mixer is None:
+                mixer = Mixer(bank)
+                mixer.volume = 10 ** (self.volume_db / 20)
+            return bootstrap.player(self.table, self.host or None, mixer=mixer)
+
+        try:
+            return AudioMouth(speaker, make, printer, offline=offline, seed=seed, pacing=scaled_pacing(self.pace),
+                              host_words=scaled_host_words(self.pace), clock=bootstrap.clock())
+        except DeviceLost as exc:
+            raise StartProblem(f"打不开桌上的音箱 {self.table!r}：{exc.why}") from exc
+
+    def _voice(self, lang: str, warn: Any) -> tuple[Any, Any, Any]:
+        """The speaker, the offline speaker and the sounds for `lang`: made once per Wiring, so the mouths of
+        `serve` (its lobby's, each game's) share them."""
+        from narrator import bootstrap
+        from narrator.voice import pieces_to_build
 
         try:
             speaker = bootstrap.speaker(self.backend, self.voice, rate=self.rate, lang=lang,
@@ -170,21 +195,7 @@ class Wiring:
             # The whole script is cached for this voice: never wait for the network mid-game; a line the
             # cache still lacks (a new phrase) is said by the offline voice.
             speaker.offline = True
-        bank = bootstrap.sounds(self.cache_dir)
-
-        def make(mixer: Any) -> Any:  # a reopened player keeps the mixer (its bed and queues) of the last
-            from narrator.audio.mixer import Mixer
-
-            if mixer is None:
-                mixer = Mixer(bank)
-                mixer.volume = 10 ** (self.volume_db / 20)
-            return bootstrap.player(self.table, self.host or None, mixer=mixer)
-
-        try:
-            return AudioMouth(speaker, make, printer, offline=offline, seed=seed, pacing=scaled_pacing(self.pace),
-                              host_words=scaled_host_words(self.pace), clock=bootstrap.clock())
-        except DeviceLost as exc:
-            raise StartProblem(f"打不开桌上的音箱 {self.table!r}：{exc.why}") from exc
+        return speaker, offline, bootstrap.sounds(self.cache_dir)
 
 
 @dataclass(frozen=True)

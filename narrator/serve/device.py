@@ -124,30 +124,12 @@ class Device:
 
     def _serve(self, lobby: Lobby, offered: store.SavedGame | None) -> int:
         while True:
-            live = Live(lobby, self._mouth, self._ear, view=LobbyView(self.console),  # type: ignore[arg-type]
-                        interrupts=self.interrupts)
-            ear = live.guarded()
-            asked = lobby.take_lines()
-            live.speak(asked)
-            waiting = lobby.step.kind == "idle"
-            config = DialogueConfig(pack=self.wiring.pack, ask_again_s=math.inf if waiting else self.ask_again_s,
-                                    remind_s=self.ask_again_s, give_up_after=None if waiting else 1)
-            dialogue = Dialogue(lobby, ear, live.say_line, live.clock or _clock(), config)
-            ear.dialogue = dialogue
-            if dialogue.answer(asked) is None:
-                if not dialogue.gave_up:
-                    raise InputEnded()
-                log.info("lobby: no answer at %s, back to waiting", lobby.step.kind)
-                lobby.go(Step("idle"), lobby.line("silence"))
-                continue
-            taken = lobby.taken
-            log.info("lobby: %s%s → %s", taken.what if taken else "?", _shown(taken), lobby.step.kind)
-            action = lobby.take_action()
+            action = self._ask(lobby)
             if action is None:
                 continue
             log.info("lobby action: %s", action)
             if action == "shutdown":
-                live.speak([lobby.line("shutdown")])
+                self._speak(lobby, [lobby.line("shutdown")])
                 return 0
             if action in ("louder", "softer", "slower", "faster"):
                 self._setting(action)
@@ -163,6 +145,36 @@ class Device:
                 code = self._new_game(lobby)
                 if code:
                     return code
+
+    def _live(self, lobby: Lobby) -> Live:
+        """The game's loop with the lobby in the Session's place: its mouth, its guarded ear, device alerts."""
+        return Live(lobby, self._mouth, self._ear, view=LobbyView(self.console),  # type: ignore[arg-type]
+                    interrupts=self.interrupts)
+
+    def _speak(self, lobby: Lobby, lines: list[Any]) -> None:
+        self._live(lobby).speak(lines)
+
+    def _ask(self, lobby: Lobby) -> str | None:
+        """Say what the lobby has to say and take one answer; the action it led to (None: ask on). Silence
+        at a question goes back to waiting. Nothing of it outlives the call (a game's mouth comes next)."""
+        live = self._live(lobby)
+        ear = live.guarded()
+        asked = lobby.take_lines()
+        live.speak(asked)
+        waiting = lobby.step.kind == "idle"
+        config = DialogueConfig(pack=self.wiring.pack, ask_again_s=math.inf if waiting else self.ask_again_s,
+                                remind_s=self.ask_again_s, give_up_after=None if waiting else 1)
+        dialogue = Dialogue(lobby, ear, live.say_line, live.clock or _clock(), config)
+        ear.dialogue = dialogue
+        if dialogue.answer(asked) is None:
+            if not dialogue.gave_up:
+                raise InputEnded()
+            log.info("lobby: no answer at %s, back to waiting", lobby.step.kind)
+            lobby.go(Step("idle"), lobby.line("silence"))
+            return None
+        taken = lobby.taken
+        log.info("lobby: %s%s → %s", taken.what if taken else "?", _shown(taken), lobby.step.kind)
+        return lobby.take_action()
 
     def _setting(self, action: str) -> None:
         voice = self.config.voice

@@ -92,3 +92,18 @@ def test_a_game_not_continued_is_kept_as_abandoned(tmp_path: Path) -> None:
     third = serve(tmp_path)
     out, _ = third.communicate("", timeout=60)
     assert "上一局还没结束" not in out and "法官准备好了" in out  # never offered again
+
+
+def test_volume_and_pace_are_kept_in_the_config(tmp_path: Path) -> None:
+    import tomllib
+
+    proc = serve(tmp_path)
+    out, err = proc.communicate("大声点\n大声点\n慢一点\n小声点\n", timeout=60)
+    assert proc.returncode == 3, err  # the typed input ran out at the lobby
+    assert "好的，大声一点。" in out and "好的，慢一点。" in out and "好的，小声一点。" in out
+    voice = tomllib.loads((tmp_path / "config" / "config.toml").read_text(encoding="utf-8"))["voice"]
+    assert (voice["volume"], voice["pace"]) == ("3", "1.2")
+    again = serve(tmp_path)
+    again.communicate("快一点\n", timeout=60)  # the next power-on starts from what was kept
+    voice = tomllib.loads((tmp_path / "config" / "config.toml").read_text(encoding="utf-8"))["voice"]
+    assert (voice["volume"], voice["pace"]) == ("3", "1")
