@@ -7,11 +7,17 @@ with 20 ms delay, −6 dB and two reflections; a host voice in the same room).
         over the night bed, through the game's Player and Mixer): the microphone (air.monitor) and the
         canceller's output (ec_mic) recorded at once, per line; and the raw microphone's level vs the
         canceller's during host speech (what the canceller costs the host).
-    python scripts/bench_room.py bargein [--aec webrtc] [--trials 12]
+    python scripts/bench_room.py game [--seeds 3,4] [--pace 0.1]
+        Whole 12-player games by voice (tests/room/roomgame.py, as the room test plays them): from the end
+        of the host's voice (paplay done, minus the clip's trailing silence) to the first sound of the
+        judge's next line on the table or the earpiece (Silero VAD onsets on their monitors, 32 ms frames),
+        p50/p95 over every answer; and `narrator play`'s peak resident memory (VmHWM) with the Korean model.
+    python scripts/bench_room.py bargein [--aec webrtc,speex,off,webrtc-gap] [--trials 12]
         The host says a command (Korean stand-in for 暂停 / 重复 …) in the middle of a judge line; the real
         VoiceEar (Silero VAD, Vosk Korean model, grammars/ko.yaml) listens to ec_mic with the canceller,
         to air.monitor without it, with no deaf window. Counts the host's commands heard (an utterance
         starting within his words), taken right (read as the command), and judge speech taken as words.
+        "webrtc-gap": the same command said after the line, in silence (what the model makes of it alone).
 
 Start a private PulseAudio first (`export XDG_RUNTIME_DIR=$(mktemp -d)`; the script starts a server when
 none answers and stops it again). Prints one JSON object per measurement.
@@ -125,8 +131,9 @@ COMMANDS = {"暂停": "멈춤", "重复": "반복"}
 """The host's barge-in commands and what the Korean stand-in says for them (grammars/ko.yaml)."""
 
 
-def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int) -> dict[str, object]:
-    """The host says a command halfway through each judge line; the real ear listens with no deaf window."""
+def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int, gap: bool = False) -> dict[str, object]:
+    """The host says a command a third into each judge line (with `gap`: after it, in silence: the control);
+    the real ear listens with no deaf window."""
     from importlib.resources import files
 
     from narrator.engine.answers import Seats
@@ -165,7 +172,11 @@ def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int) -
                 start = time.monotonic() + player.output_latency_s
                 mixer.enqueue(clip, "all", 0.2)
                 length = len(clip) / SAMPLE_RATE
-                collect(start + length / 3)
+                if gap:
+                    player.wait_drained(timeout_s=length + 10)
+                    collect(time.monotonic() + 0.5)
+                else:
+                    collect(start + length / 3)
                 wav = espeak(COMMANDS[words], "ko")
                 at = time.monotonic()
                 play(wav).wait(timeout=30)
@@ -182,14 +193,51 @@ def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int) -
     taken = sum(any(words == h for h in during(a, b)) for a, b, words in said)
     in_window = [during(a, b) for a, b, _ in said]
     judge = [h for t, h in heard if not any(a - 0.3 <= t <= b + 0.5 for a, b, _ in said)]
-    return {"aec": aec or "off", "commands": len(said), "commands_heard": sum(bool(w) for w in in_window),
+    return {"aec": aec or "off", "said": "after the line" if gap else "during the line", "commands": len(said),
+            "commands_heard": sum(bool(w) for w in in_window),
             "commands_taken": taken, "heard_as": [" / ".join(w) for w in in_window],
             "judge_taken_as_words": len(judge), "judge_heard_as": judge[:6]}
 
 
+def game(seeds: list[int], pace: float) -> dict[str, object]:
+    """Whole games by voice through the room (tests/room/roomgame.py): end of the host's speech → the first
+    sound of the judge's next line (table or earpiece), and the play process's peak memory."""
+    import tempfile
+    import wave
+
+    from roomgame import play_game
+
+    latencies: list[float] = []
+    peaks, seconds, failures = [], [], []
+    for seed in seeds:
+        with Room(echo_cancel="webrtc") as room, tempfile.TemporaryDirectory() as tmp:
+            run = play_game(room, Path(tmp), seed, pace=pace)
+        if run.failure is not None or run.returncode != 0:
+            failures.append(f"seed {seed}: {run.failure or run.returncode}")
+        peaks.append(run.peak_rss_mb)
+        seconds.append(run.seconds)
+        for (ended, _kind), wav in zip(run.host_ends, run.host_wavs, strict=True):
+            with wave.open(str(wav)) as w:
+                x = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.float32) / 32768
+                rate = w.getframerate()
+            loud = np.flatnonzero(np.abs(x) > 10 ** (-40 / 20))
+            trailing = (len(x) - (loud[-1] + 1 if len(loud) else len(x))) / rate  # espeak's silence at the end
+            voice_end = ended - trailing
+            after = [t for t in run.judge_onsets if t > voice_end]
+            if after and after[0] - voice_end < 5:
+                latencies.append(after[0] - voice_end)
+    ms = np.array(latencies) * 1000
+    return {"games": len(seeds), "failures": failures, "answers": len(ms),
+            "p50_ms": round(float(np.percentile(ms, 50))) if len(ms) else None,
+            "p95_ms": round(float(np.percentile(ms, 95))) if len(ms) else None,
+            "peak_rss_mb": round(max(peaks)), "game_seconds": [round(x) for x in seconds]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["erle", "bargein"])
+    parser.add_argument("what", choices=["erle", "bargein", "game"])
+    parser.add_argument("--seeds", default="3")
+    parser.add_argument("--pace", type=float, default=0.1)
     parser.add_argument("--aec", default="webrtc,speex")
     parser.add_argument("--lines", type=int, default=12)
     parser.add_argument("--trials", type=int, default=12)
@@ -200,10 +248,13 @@ def main() -> None:
             lines = judge_clips(args.lines)
             for aec in args.aec.split(","):
                 print(json.dumps(erle(aec, lines), ensure_ascii=False), flush=True)
+        elif args.what == "game":
+            print(json.dumps(game([int(x) for x in args.seeds.split(",")], args.pace)), flush=True)
         else:
             lines = judge_clips(args.lines)
             for aec in args.aec.split(","):
-                result = bargein(None if aec == "off" else aec, lines, args.trials)
+                method = aec.removesuffix("-gap")
+                result = bargein(None if method == "off" else method, lines, args.trials, aec.endswith("-gap"))
                 print(json.dumps(result, ensure_ascii=False), flush=True)
     finally:
         if daemon is not None:

@@ -78,7 +78,24 @@ def test_setup_plays_a_test_tone_on_each_chosen_speaker(pulse: object, home: Pat
     finally:
         heard_room, heard_host = room.stop(), host.stop()
     assert code == 0, out
-    assert config(home)["audio"] == {"table": "pulse:room", "host": "pulse:host", "mic": "default"}
+    assert config(home)["audio"] == {"table": "pulse:room", "host": "pulse:host", "mic": "default", "echo_cancel": ""}
     for heard in (heard_room, heard_host):
         assert tone_level(heard, 880.0) > 0.1, tone_level(heard, 880.0)  # the tone is 0.3 full scale
     assert np.abs(heard_room).max() > 0.05
+
+
+def test_doctor_tells_how_to_measure_the_ear_and_shows_the_last_measurement(home: Path) -> None:
+    from narrator.listen.measure import Report, save_last
+
+    invoke("setup", *QUIET, "--no-test", "--table", "none", "--input", "voice", "--backend", "espeak")
+    _, out = invoke("doctor")
+    assert "the ear was never measured in this room" in out and "fix: narrator model test PHRASES.yaml" in out
+    clean, noisy = Report(None), Report(10.0)
+    for outcome in ("correct", "correct", "correct", "wrong"):
+        clean.add("wolves.kill", outcome, "七号", "七号")
+    for outcome in ("correct", "again"):
+        noisy.add("witch.save", outcome, "救", "救")
+    save_last(home / "data", Path("my-room.yaml"), [clean, noisy])
+    _, out = invoke("doctor")
+    assert "last `narrator model test`" in out and "my-room.yaml" in out, out
+    assert "clean: 75% right, 25% wrong; SNR 10 dB: 50% right, 0% wrong" in out
