@@ -199,7 +199,7 @@ def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int, g
             "judge_taken_as_words": len(judge), "judge_heard_as": judge[:6]}
 
 
-def game(seeds: list[int], pace: float) -> dict[str, object]:
+def game(seeds: list[int], pace: float, aec: str | None) -> dict[str, object]:
     """Whole games by voice through the room (tests/room/roomgame.py): end of the host's speech → the first
     sound of the judge's next line (table or earpiece), and the play process's peak memory."""
     import tempfile
@@ -210,7 +210,7 @@ def game(seeds: list[int], pace: float) -> dict[str, object]:
     latencies: list[float] = []
     peaks, seconds, failures = [], [], []
     for seed in seeds:
-        with Room(echo_cancel="webrtc") as room, tempfile.TemporaryDirectory() as tmp:
+        with Room(echo_cancel=aec) as room, tempfile.TemporaryDirectory() as tmp:
             run = play_game(room, Path(tmp), seed, pace=pace)
         if run.failure is not None or run.returncode != 0:
             failures.append(f"seed {seed}: {run.failure or run.returncode}")
@@ -227,7 +227,7 @@ def game(seeds: list[int], pace: float) -> dict[str, object]:
             if after and after[0] - voice_end < 5:
                 latencies.append(after[0] - voice_end)
     ms = np.array(latencies) * 1000
-    return {"games": len(seeds), "failures": failures, "answers": len(ms),
+    return {"games": len(seeds), "failures": failures, "utterances": len(run.host_ends), "answers": len(ms),
             "p50_ms": round(float(np.percentile(ms, 50))) if len(ms) else None,
             "p95_ms": round(float(np.percentile(ms, 95))) if len(ms) else None,
             "peak_rss_mb": round(max(peaks)), "game_seconds": [round(x) for x in seconds]}
@@ -249,7 +249,9 @@ def main() -> None:
             for aec in args.aec.split(","):
                 print(json.dumps(erle(aec, lines), ensure_ascii=False), flush=True)
         elif args.what == "game":
-            print(json.dumps(game([int(x) for x in args.seeds.split(",")], args.pace)), flush=True)
+            for aec in args.aec.split(","):
+                result = game([int(x) for x in args.seeds.split(",")], args.pace, None if aec == "off" else aec)
+                print(json.dumps({"aec": aec, **result}, ensure_ascii=False), flush=True)
         else:
             lines = judge_clips(args.lines)
             for aec in args.aec.split(","):

@@ -5,7 +5,8 @@ The real `narrator play` process (espeak-ng judge over the night bed; `--input v
 ko`: the real microphone adapter, Silero VAD and Vosk decoder) plays into the room's table; a scripted host
 who listens to the table and to his earpiece (a VAD on each, like a person) answers in Korean from his own
 place in the room once the judge has finished, and says it again when nothing was taken 8 s later; a read-back
-("二号，对吗？") gets 确认 when it is what he said, else 不对 and the answer again; during every
+("二号，对吗？", every answer: `--read-back always`, as the Korean stand-in's accuracy calls for) gets 确认
+when it is what he said, else 不对 and the answer again; a 暂停 the ear thought it heard gets 继续; during every
 speech a player talks, ending with 다음 (过) but without the judge's name. Nobody types anything.
 
 The game (屠边 on the second night) is the scenario GAME: `host_script` gives the host's words and the game
@@ -16,10 +17,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,7 +48,7 @@ PLAYER_TALKS = "저는 좋은 사람입니다 다음"
 """A player's speech: ends with 다음 (过 in grammars/ko.yaml), without the judge's name."""
 READ_BACK = "对吗"
 """What the judge's read-back of an irreversible answer ends with ("七号，对吗？")."""
-QUIET_S = 0.8
+QUIET_S = 1.2
 """s of the judge's silence after which the host speaks."""
 
 
@@ -82,6 +85,8 @@ class GameRun:
     host_log: list[str] = field(default_factory=list)
     host_ends: list[tuple[float, str]] = field(default_factory=list)
     """When each of the host's utterances ended in the room (monotonic), and what it answered."""
+    host_wavs: list[Path] = field(default_factory=list)
+    """The clip of each of those utterances."""
     judge_onsets: list[float] = field(default_factory=list)
     """When the judge's voice started on the table (monotonic, the table VAD's onsets)."""
     returncode: int | None = None
@@ -89,6 +94,10 @@ class GameRun:
     seconds: float = 0.0
     peak_rss_mb: float = 0.0
     failure: BaseException | None = None
+    resumed: int = 0
+    """Printed lines up to which a 暂停 the ear heard was answered with 继续."""
+    stop_when_done: bool = False
+    """Stop `narrator` (Ctrl-C twice: saved) once the host is done (a part of a game)."""
 
     def said(self, text: str) -> int:
         return sum(1 for _, line in self.printed if text in line)
@@ -114,18 +123,25 @@ class Listening:
 
 
 def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
+    """The whole game's host (see the module docstring)."""
     pack = load_pack("ko")
     steps = [("start", "开始"), *zip(run.scripted.kinds, run.scripted.utterances, strict=True)]
 
     def progress() -> int:
         return len(answers_in(run.data)) + any("天黑" in line for _, line in run.printed)
 
+    while not run.printed and not done.is_set():  # the judge starts with the cards to deal
+        time.sleep(0.1)
     for i, (kind, words) in enumerate(steps):
         tries = 0
         while progress() <= i and not done.is_set():
             ears.wait_quiet(QUIET_S, timeout_s=300)
             if progress() > i or done.is_set():
                 break
+            if any(line.strip() == "👂 暂停" for _, line in run.printed[run.resumed:]):
+                run.resumed = len(run.printed)  # the ear took something for 暂停: the host goes on
+                _say(run, "resume", "继续", pack)
+                continue
             if kind in SPEECH_KINDS:  # the host waits for the time; a player talks
                 if tries == 0:
                     play(espeak(PLAYER_TALKS, "ko+m3")).wait(timeout=30)
@@ -155,8 +171,10 @@ def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
 def _say(run: GameRun, kind: str, words: str, pack: Pack) -> None:
     spoken = korean(words, pack)
     run.host_log.append(f"host [{kind}]: {words} = {spoken}")
-    play(espeak(spoken, "ko")).wait(timeout=30)
+    wav = espeak(spoken, "ko")
+    play(wav).wait(timeout=30)
     run.host_ends.append((time.monotonic(), kind))
+    run.host_wavs.append(wav)
 
 
 def _peak_rss(pid: int, out: list[float], done: threading.Event) -> None:
@@ -172,20 +190,30 @@ def _peak_rss(pid: int, out: list[float], done: threading.Event) -> None:
 
 
 def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: float = 900) -> GameRun:
+    """The whole game by voice, `narrator play` from the cards to the recap."""
     scenario = Scenario.from_dict({**GAME, "seed": seed}, name=f"room-{seed}")
     run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), tmp / "data")
+    command = ["play", "--preset", str(GAME["preset"]), "--seed", str(seed), "--rule", "sheriff=false",
+               "--rule", f"speech_seconds={SPEECH_SECONDS}"]
+    return live(run, room, tmp, command, pace, _host, timeout_s)
+
+
+Host = Callable[[GameRun, "Listening", threading.Event], None]
+
+
+def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, host: Host,
+         timeout_s: float) -> GameRun:
+    """Run `narrator COMMAND` by voice in the room while `host` talks; fills `run` and returns it."""
     env = {**os.environ, "NARRATOR_DATA_DIR": str(run.data), "NARRATOR_CONFIG_DIR": str(tmp / "config"),
            "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-m", "narrator.cli.main", "play", "--preset", str(GAME["preset"]), "--seed",
-               str(seed), "--rule", "sheriff=false", "--rule", f"speech_seconds={SPEECH_SECONDS}",
-               "--input", "voice", "--model", "ko", "--grammar", "ko", "--mic", f"pulse:{room.mic}",
-               "--table-device", f"pulse:{room.table}", "--host-device", "pulse:earpiece", "--backend", "espeak",
-               "--rate=+60%", "--pace", str(pace),
-               "--cache-dir", str(tmp / "cache")]
+    argv = [sys.executable, "-m", "narrator.cli.main", *command,
+            "--input", "voice", "--model", "ko", "--grammar", "ko", "--mic", f"pulse:{room.mic}",
+            "--table-device", f"pulse:{room.table}", "--host-device", "pulse:earpiece", "--backend", "espeak",
+            "--rate=+60%", "--pace", str(pace), "--read-back", "always", "--cache-dir", str(tmp / "cache")]
     done = threading.Event()
     ears = Listening([Ears(source, onsets=run.judge_onsets) for source in ("table.monitor", "earpiece.monitor")])
     started = time.monotonic()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             stdin=subprocess.DEVNULL)
     assert proc.stdout is not None
     stdout = proc.stdout
@@ -194,20 +222,26 @@ def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: fl
         for raw in stdout:
             run.printed.append((time.monotonic(), raw.rstrip("\n")))
 
-    def host() -> None:
+    def talk() -> None:
         try:
-            _host(run, ears, done)
+            host(run, ears, done)
         except BaseException as exc:  # reported by the caller
             run.failure = exc
-            proc.terminate()
+        finally:
+            if proc.poll() is None and run.stop_when_done:
+                proc.send_signal(signal.SIGINT)
+                time.sleep(1.0)
+                proc.send_signal(signal.SIGINT)  # the second Ctrl-C saves and exits
 
     rss: list[float] = []
-    threads = [threading.Thread(target=f, daemon=True) for f in (read, host)]
+    threads = [threading.Thread(target=f, daemon=True) for f in (read, talk)]
     threads.append(threading.Thread(target=_peak_rss, args=(proc.pid, rss, done), daemon=True))
     for t in threads:
         t.start()
     try:
         proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        run.failure = run.failure or AssertionError(f"`narrator {command[0]}` still running after {timeout_s:.0f} s")
     finally:
         done.set()
         if proc.poll() is None:
