@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -30,6 +29,8 @@ from roomkit import Ears, Room, espeak, play
 
 from narrator.listen.grammar import Pack, load_pack
 from narrator.play.scripted import Scripted, host_script
+from narrator.play.store import SavedGame, new_game
+from narrator.presets import make_setup
 from narrator.sim.scenario import Output, Run, Scenario
 
 SPEECH_KINDS = ("speech.end", "last_words.end")
@@ -48,6 +49,8 @@ PLAYER_TALKS = "저는 좋은 사람입니다 다음"
 """A player's speech: ends with 다음 (过 in grammars/ko.yaml), without the judge's name."""
 READ_BACK = "对吗"
 """What the judge's read-back of an irreversible answer ends with ("七号，对吗？")."""
+HOST_PASS = "판사 다음"
+"""法官，过 (grammars/ko.yaml): the host ends a speech, with the judge's name."""
 QUIET_S = 1.2
 """s of the judge's silence after which the host speaks."""
 
@@ -97,7 +100,7 @@ class GameRun:
     resumed: int = 0
     """Printed lines up to which a 暂停 the ear heard was answered with 继续."""
     stop_when_done: bool = False
-    """Stop `narrator` (Ctrl-C twice: saved) once the host is done (a part of a game)."""
+    """Stop `narrator` once the host is done (a part of a game)."""
 
     def said(self, text: str) -> int:
         return sum(1 for _, line in self.printed if text in line)
@@ -229,9 +232,7 @@ def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, h
             run.failure = exc
         finally:
             if proc.poll() is None and run.stop_when_done:
-                proc.send_signal(signal.SIGINT)
-                time.sleep(1.0)
-                proc.send_signal(signal.SIGINT)  # the second Ctrl-C saves and exits
+                proc.terminate()  # every accepted answer is already in the journal
 
     rss: list[float] = []
     threads = [threading.Thread(target=f, daemon=True) for f in (read, talk)]
@@ -256,3 +257,88 @@ def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, h
     run.seconds = time.monotonic() - started
     run.peak_rss_mb = max(rss, default=0.0)
     return run
+
+
+# --- the day's speeches alone (tests/room/test_room_speeches.py, bench_room.py speeches) ---
+
+def calls(line: str) -> bool:
+    """The judge's call of a speech: "请二号发表遗言。", "请七号发言。"."""
+    return "请" in line and ("发言" in line or "遗言" in line)
+
+
+def saved_before_speeches(data: Path, seed: int = 3) -> tuple[SavedGame, GameRun, int]:
+    """GAME saved in `data` up to its first speech (as the host would have answered by then); the run to
+    fill and the number of answers before the speeches."""
+    scenario = Scenario.from_dict({**GAME, "seed": seed}, name=f"room-speeches-{seed}")
+    scripted = host_script(scenario)
+    first = next(i for i, kind in enumerate(scripted.kinds) if kind in SPEECH_KINDS)
+    saved = new_game(str(GAME["preset"]), "zh-Hans", data / "games")
+    rules = GAME["rules"]
+    assert isinstance(rules, dict)
+    session = saved.start(make_setup(str(GAME["preset"]), rules=rules), seed, "zh-Hans")
+    for words in scripted.utterances[:first]:
+        if not hasattr(session.submit(words), "events"):
+            raise AssertionError(f"{words!r} refused before the speeches")
+    return saved, GameRun(scenario, scripted, Run(scenario).execute(), data, stop_when_done=True), first
+
+
+@dataclass
+class Speech:
+    called: float
+    """When the judge's "请N号发言" / "请N号发表遗言" was printed (queued)."""
+    player_done: float = 0.0
+    host_done: float | None = None
+    ended: float = 0.0
+
+
+def speeches_host(spoken: list[Speech], speeches: int, host_ends: int) -> Host:
+    """In each of `speeches` speeches a player talks; in the first `host_ends` the host then says 판사 다음."""
+    def host(run: GameRun, ears: Listening, done: threading.Event) -> None:
+        for n in range(speeches):
+            before = len(answers_in(run.data))
+            seen = len(run.printed) if n else 0
+            while not (called := [t for t, line in run.printed[seen:] if calls(line)]):
+                time.sleep(0.1)
+            speech = Speech(called[-1])
+            spoken.append(speech)
+            run.host_log.append(f"{speech.called:.1f} called")
+            ears.wait_quiet(QUIET_S, timeout_s=120)  # the call has been said (and the cue, a second in)
+            play(espeak(PLAYER_TALKS, "ko+m3")).wait(timeout=30)
+            speech.player_done = time.monotonic()
+            run.host_log.append(f"{speech.player_done:.1f} player: {PLAYER_TALKS}")
+            time.sleep(1.5)
+            if n < host_ends:
+                play(espeak(HOST_PASS, "ko")).wait(timeout=30)
+                speech.host_done = time.monotonic()
+                run.host_log.append(f"{speech.host_done:.1f} host: {HOST_PASS}")
+                run.host_ends.append((speech.host_done, "speech.end"))
+            deadline = time.monotonic() + SPEECH_SECONDS + 15
+            while len(answers_in(run.data)) == before:
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"speech {n + 1} never ended")
+                time.sleep(0.05)
+            speech.ended = time.monotonic()
+            run.host_log.append(f"{speech.ended:.1f} speech {n + 1} ended")
+
+    return host
+
+
+def start_host(tries: int) -> Host:
+    """Say 开始 after the cards line until the judge takes it (`tries` times at most), then stop."""
+    def host(run: GameRun, ears: Listening, done: threading.Event) -> None:
+        pack = load_pack("ko")
+        while not run.printed and not done.is_set():
+            time.sleep(0.1)
+        for _ in range(tries):
+            ears.wait_quiet(QUIET_S, timeout_s=120)
+            seen = len(run.printed)
+            _say(run, "start", "开始", pack)
+            deadline = time.monotonic() + 6
+            while time.monotonic() < deadline:
+                if any("👂" in line for _, line in run.printed[seen:]):
+                    break
+                time.sleep(0.1)
+            if any(line.strip() == "👂 开始" for _, line in run.printed[seen:]):
+                time.sleep(3)  # the judge's next line starts
+                return
+    return host
