@@ -339,6 +339,9 @@ def start_host(tries: int) -> Host:
                     break
                 time.sleep(0.1)
             if any(line.strip() == "👂 开始" for _, line in run.printed[seen:]):
-                time.sleep(3)  # the judge's next line starts
+                ended = run.host_ends[-1][0]
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and not [t for t in run.judge_onsets if t > ended]:
+                    time.sleep(0.1)  # until the judge's next line is heard
                 return
     return host
