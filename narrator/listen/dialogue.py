@@ -41,7 +41,7 @@ from narrator.hostwords import Ambiguous, NotUnderstood, parse
 from narrator.judge.lines import Line
 from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
-from narrator.listen.grammar import UNK, Pack, load_pack
+from narrator.listen.grammar import UNK, WAKE_KINDS, Pack, load_pack
 from narrator.session import Session
 
 IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
@@ -224,7 +224,7 @@ class Dialogue:
             return self._undo(prompt)
         if control == "pause":
             self.paused = True
-            self.own("paused", prompt)
+            self.own("paused_named" if prompt.kind in WAKE_KINDS else "paused", prompt)
             return _Pending(pending)
         if control == "resume":
             return _Pending(pending)

@@ -207,14 +207,17 @@ class Live:
     def timed_speech(self, ear: GuardedEar, dialogue: Dialogue) -> bool:
         """A speech or last words, timed when the mouth has a conductor: `speech_seconds`, the 15 s cue,
         时间到; 过 ends it early, 暂停 / 继续 stop and restart the clock. True when the speech was answered
-        here (过 or time up); other words (N号自爆, 撤销 …) end the timer and go to the dialogue."""
+        here (过 or time up: the game moves on); other answers and controls (N号自爆, 撤销 …) end the timer
+        and go to the dialogue. By voice a command begins with the judge's name (法官，过: the ear drops a
+        player's own words, a bare 过 included); the timer's own cue is never heard (the ear is deaf while
+        the device plays it); words heard but not understood leave the speech running."""
         prompt = self.session.prompt
         conductor = getattr(self.mouth, "conductor", None)
         if prompt is None or prompt.kind not in WAKE_KINDS or conductor is None:
             return False
         from narrator.audio.timer import SpeechTimer
         from narrator.engine.answers import Pass
-        from narrator.hostwords import NotUnderstood, parse
+        from narrator.listen.dialogue import meaning
 
         timer = SpeechTimer.for_script(conductor, self.script, self.session.setup.rules.speech_seconds)
         other: list[Heard] = []
@@ -226,14 +229,13 @@ class Live:
                     raise InputEnded()
                 return None
             self.view.heard(heard)
-            control = dialogue.pack.control(heard.text.strip())
-            if control in ("pause", "resume"):
-                return control
-            try:
-                if isinstance(parse(heard.text, frozenset({Pass})), Pass):
-                    return "pass"
-            except NotUnderstood:
-                pass
+            said = meaning(heard.text, prompt, dialogue.pack)
+            if said in ("pause", "resume"):
+                return said
+            if isinstance(said, Pass):
+                return "pass"
+            if said is None:
+                return None  # not understood: the speech goes on
             other.append(heard)
             return "pass"
 

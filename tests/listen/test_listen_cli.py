@@ -40,3 +40,21 @@ def test_listen_takes_a_grammar_pack_or_file_and_refuses_a_missing_one(tmp_path:
     code, out = invoke("listen", "--grammar", str(tmp_path / "missing.yaml"), "--model", "ko")
     assert code == 1, out
     assert "cannot read the grammar" in out and "missing.yaml" in out
+
+
+@pytest.mark.slow
+def test_a_word_the_model_cannot_say_stops_play_before_the_first_line_and_leaves_no_game(
+        pulse: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from narrator.listen.grammar import GRAMMARS_DIR
+    from narrator.play.store import all_games
+
+    monkeypatch.setenv("NARRATOR_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("NARRATOR_CONFIG_DIR", str(tmp_path / "config"))
+    pack = tmp_path / "ko-typo.yaml"  # the judge's name misspelt: syllables the model knows, not a word
+    pack.write_text((GRAMMARS_DIR / "ko.yaml").read_text(encoding="utf-8").replace("法官: 진행자", "法官: 진앵자"),
+                    encoding="utf-8")
+    code, out = invoke("play", "--input", "voice", "--model", "ko", "--grammar", str(pack), "--mic",
+                       "pulse:room.monitor", "--table-device", "none")
+    assert code == 2, out
+    assert "진앵자" in out and "本局" not in out  # one line naming the word; the deal line was never said
+    assert all_games(tmp_path / "data" / "games") == []

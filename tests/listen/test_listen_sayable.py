@@ -1,0 +1,88 @@
+"""Every word the judge asks for can be said: each phrase the judge's script tells the host to say
+("空刀请说空刀", "不开枪请说放弃", "准备好了说开始", "说“继续”接着进行") is in the grammar of the prompt it is
+said at, in both scripts, for every preset — so the ear can hear it."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from narrator.engine.prompts import Prompt
+from narrator.judge.lines import Line
+from narrator.listen.grammar import START, WAKE_KINDS, Grammar, load_pack
+from narrator.play.lines import deal_line, message
+from narrator.presets import make_setup, preset_names
+from narrator.session import Session
+from narrator.sim.autohost import AutoHost, Deal
+from narrator.zh import to_hans
+
+SAID = re.compile(r"(?<!再)[说說](?:[“「]([^”」]+)[”」]|([^，。？！“”「」{}]+))")
+"""说X or 说“X” (not 再说一遍): X is what the host is told to say; a templated X ({wanted}) is the refusals'."""
+
+
+def told(line: Line) -> list[str]:
+    """The words, as the grammar writes them: simplified, without the pause ("法官，继续" → "法官继续")."""
+    return [re.sub(r"[，,\s]", "", to_hans(a or b)) for a, b in SAID.findall(line.text)]
+
+
+def offered(prompt: Prompt, players: int) -> set[str]:
+    """The host words the prompt's grammar offers (a model that knows every word: no splitting)."""
+    phrases = Grammar(load_pack("zh"), lambda w: True).phrases_for(prompt, max(players, 12))
+    return {p.replace(" ", "") for p in phrases}
+
+
+def prompts_and_lines(preset: str, seed: int, lang: str) -> list[tuple[Prompt, tuple[Line, ...]]]:
+    setup = make_setup(preset)
+    rng = random.Random(seed)
+    host = AutoHost(Deal.shuffle(setup, rng), rng)
+    session = Session(setup, seed, lang=lang)
+    out = []
+    while session.prompt is not None and len(session.answers) < 400:
+        out += [(said, lines) for said, lines in session.take() if isinstance(said, Prompt)]
+        assert session.prompt is not None
+        session.submit(host.answer(session.game, session.prompt))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
+@pytest.mark.parametrize("preset", preset_names())
+def test_every_word_the_judge_asks_for_is_in_that_prompts_grammar(preset: str, lang: str) -> None:
+    asked: dict[tuple[str, str], bool] = {}
+    players = make_setup(preset).players
+    for seed in range(4):
+        for prompt, lines in prompts_and_lines(preset, seed, lang):
+            for line in lines:
+                for word in told(line):
+                    said = word in offered(prompt, players)
+                    asked[prompt.kind, word] = asked.get((prompt.kind, word), True) and said
+    missing = sorted(k for k, ok in asked.items() if not ok)
+    assert missing == [], f"the judge asks for words its grammar lacks: {missing}"
+    assert asked, "the judge asked for no word: the reading of the script is wrong"
+
+
+@pytest.mark.parametrize("lang", ["zh-Hans", "zh-Hant"])
+def test_the_start_word_and_the_control_words_the_judge_names_can_be_said(lang: str) -> None:
+    from narrator.judge.script import Script
+
+    script = Script(lang)
+    setup = make_setup("12人预女猎白")
+    start = offered(START, 12)
+    for line in (deal_line(script, setup), message(script, "not_started")):
+        assert told(line) and set(told(line)) <= start, line.text
+    # 继续 as the ear's dialogue says it after 暂停: a control word in every grammar; where people talk
+    # (a speech) the judge's name comes first, and the line says so.
+    for prompt, _ in prompts_and_lines("12人预女猎白", 1, lang):
+        key = "paused_named" if prompt.kind in WAKE_KINDS else "paused"
+        [word] = told(script.line("listening", key))
+        assert word in offered(prompt, 12), (prompt.kind, word)
+
+
+def test_the_words_found_are_the_ones_the_script_asks_for() -> None:
+    """The reading of the script this test relies on (what counts as "said X")."""
+    assert told(Line("狼人刀了谁？空刀请说空刀。", "host")) == ["空刀"]
+    assert told(Line("他带走了谁？不开枪请说放弃。", "host")) == ["放弃"]
+    assert told(Line("没听懂，请再说一遍。", "host")) == []
+    assert told(Line("已暂停，说“继续”接着进行。", "host")) == ["继续"]
+    assert told(Line("已暫停，說「法官，繼續」接著進行。", "host")) == ["法官继续"]
