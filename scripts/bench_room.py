@@ -9,7 +9,7 @@ with 20 ms delay, −6 dB and two reflections; a host voice in the same room).
         canceller's during host speech (what the canceller costs the host).
     python scripts/bench_room.py speeches [--count 10] [--aec off] [--pace 0.1]
         `narrator resume` by voice (Korean model) at the day's speeches (tests/room/roomgame.py): in each a
-        player talks, then the host says 판사 다음; from the end of the host's voice (paplay done, minus the
+        player talks, then the host says 法官，过; from the end of the host's voice (paplay done, minus the
         clip's trailing silence) to the first sound of the judge's next line on the table (Silero VAD
         onsets on table.monitor, 32 ms frames), p50/p95; and the process's peak memory (VmHWM).
     python scripts/bench_room.py start [--count 8] [--aec off]
@@ -218,7 +218,7 @@ def trailing_silence_s(wav: Path) -> float:
 
 def speeches(count: int, pace: float, aec: str | None) -> dict[str, object]:
     """`narrator resume` by voice at the first speech of roomgame.GAME; in each of `count` speeches a player
-    talks, then the host says 판사 다음 (法官，过): from the end of his voice to the first sound of the
+    talks, then the host says 法官，过: from the end of his voice to the first sound of the
     judge's next line on the table (the next speaker's call)."""
     import tempfile
 

@@ -7,7 +7,7 @@ who listens to the table and to his earpiece (a VAD on each, like a person) answ
 place in the room once the judge has finished, and says it again when nothing was taken 8 s later; a read-back
 ("二号，对吗？", every answer: `--read-back always`, as the Korean stand-in's accuracy calls for) gets 确认
 when it is what he said, else 不对 and the answer again; a 暂停 the ear thought it heard gets 继续; during every
-speech a player talks, ending with 다음 (过) but without the judge's name. Nobody types anything.
+speech a player talks, ending with 过 but without the judge's name. Nobody types anything.
 
 The game (屠边 on the second night) is the scenario GAME: `host_script` gives the host's words and the game
 `simulate` plays from them.
@@ -45,14 +45,15 @@ GAME = {
                 ["vote.exile", "九号出局"], ["wolves.kill", "十二号"], ["witch.save", "不救"],
                 ["seer.check", "四号"]],
 }
-PLAYER_TALKS = "저는 좋은 사람입니다 다음"
-"""A player's speech: ends with 다음 (过 in grammars/ko.yaml), without the judge's name."""
-READ_BACK = "对吗"
-"""What the judge's read-back of an irreversible answer ends with ("七号，对吗？")."""
-HOST_PASS = "판사 다음"
-"""法官，过 (grammars/ko.yaml): the host ends a speech, with the judge's name."""
+_KO = load_pack("ko")
+PLAYER_TALKS = "저는 좋은 사람입니다 " + _KO.say["过"][0]
+"""A player's speech: ends with 过 as grammars/ko.yaml says it, without the judge's name."""
 QUIET_S = 1.2
 """s of the judge's silence after which the host speaks."""
+HOST_PASS = f"{_KO.say['法官'][0]} {_KO.say['过'][0]}"
+"""法官，过 (grammars/ko.yaml): the host ends a speech, with the judge's name."""
+READ_BACK = "对吗"
+"""What the judge's read-back of an irreversible answer ends with ("七号，对吗？")."""
 
 
 def korean(words: str, pack: Pack) -> str:
@@ -292,7 +293,7 @@ class Speech:
 
 
 def speeches_host(spoken: list[Speech], speeches: int, host_ends: int) -> Host:
-    """In each of `speeches` speeches a player talks; in the first `host_ends` the host then says 판사 다음."""
+    """In each of `speeches` speeches a player talks; in the first `host_ends` the host then says HOST_PASS."""
     def host(run: GameRun, ears: Listening, done: threading.Event) -> None:
         for n in range(speeches):
             before = len(answers_in(run.data))
