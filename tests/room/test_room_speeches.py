@@ -5,9 +5,9 @@ speech a player talks — roomgame.PLAYER_TALKS, his 过 without the judge's nam
 host then says 法官，过 (roomgame.HOST_PASS). Neither the player nor the cue may end a speech: the first two
 end on the host's command, the third runs its 16 s; three speeches take three 过, nothing else.
 
-It runs only with `NARRATOR_ROOM_GAME=1`, like the whole game (tests/room/test_room_game.py): it failed
-with the ear's first wake word — the decoder, held to the speech grammar, read the player's sentence ending
-in 다음 as "판사 다음" and ended the speech (3 of 3 in one run, 0 of 3 in another: docs/benchmarks.md)."""
+It runs only with `NARRATOR_ROOM_GAME=1`, like the whole game (tests/room/test_room_game.py): it fails
+today — the decoder, held to the speech grammar, reads the player's sentence as the judge's name and 过
+(or as "九号 三号 过", which ends the timer too) and the speech ends on his words (docs/benchmarks.md)."""
 
 from __future__ import annotations
 
