@@ -6,7 +6,9 @@ is the real speaker: what is played there is the canceller's reference) and the 
 `narrator_mic` (the real microphone minus that reference). `narrator setup --echo-cancel` loads it and
 writes `echo_cancel = "webrtc"` to the config's [audio]; `play`, `resume` and `doctor` load it again when
 the sound server has forgotten it (after a restart), and use those two devices instead of the table and
-the microphone. WebRTC's own gain control stays off: it would move the microphone's volume mid-game.
+the microphone. WebRTC's own gain control stays off (it would move the microphone's volume mid-game), and
+so does its noise suppression (the recogniser read the host's commands through it 2 times in 12, without
+it 4 in 8: docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 SINK = "narrator_table"
 SOURCE = "narrator_mic"
 METHODS = ("webrtc", "speex")
-AEC_ARGS = {"webrtc": "analog_gain_control=0 digital_gain_control=0"}
+AEC_ARGS = {"webrtc": "analog_gain_control=0 digital_gain_control=0 noise_suppression=0"}
 
 
 class EchoError(RuntimeError):

@@ -111,3 +111,18 @@ def test_the_level_check_itself() -> None:
 
     assert mic_problem([-120.0] * 30) is not None and mic_problem([]) is not None
     assert mic_problem([-90.0, -48.0, -75.0]) is None  # a quiet room's noise is well above digital silence
+def test_doctor_tells_how_to_measure_the_ear_and_shows_the_last_measurement(home: Path) -> None:
+    from narrator.listen.measure import Report, save_last
+
+    invoke("setup", *QUIET, "--no-test", "--table", "none", "--input", "voice", "--backend", "espeak")
+    _, out = invoke("doctor")
+    assert "the ear was never measured in this room" in out and "fix: narrator model test PHRASES.yaml" in out
+    clean, noisy = Report(None), Report(10.0)
+    for outcome in ("correct", "correct", "correct", "wrong"):
+        clean.add("wolves.kill", outcome, "七号", "七号")
+    for outcome in ("correct", "again"):
+        noisy.add("witch.save", outcome, "救", "救")
+    save_last(home / "data", Path("my-room.yaml"), [clean, noisy])
+    _, out = invoke("doctor")
+    assert "last `narrator model test`" in out and "my-room.yaml" in out, out
+    assert "clean: 75% right, 25% wrong; SNR 10 dB: 50% right, 0% wrong" in out

@@ -5,8 +5,9 @@ The real `narrator play` process (espeak-ng judge over the night bed; `--input v
 ko`: the real microphone adapter, Silero VAD and Vosk decoder) plays into the room's table; a scripted host
 who listens to the table and to his earpiece (a VAD on each, like a person) answers in Korean from his own
 place in the room once the judge has finished, and says it again when nothing was taken 8 s later; a read-back
-("二号，对吗？") gets 确认 when it is what he said, else 不对 and the answer again; during every
-speech a player talks, ending with 다음 (过) but without the judge's name. Nobody types anything.
+("二号，对吗？", every answer: `--read-back always`, as the Korean stand-in's accuracy calls for) gets 确认
+when it is what he said, else 不对 and the answer again; a 暂停 the ear thought it heard gets 继续; during every
+speech a player talks, ending with 过 but without the judge's name. Nobody types anything.
 
 The game (屠边 on the second night) is the scenario GAME: `host_script` gives the host's words and the game
 `simulate` plays from them.
@@ -20,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +29,8 @@ from roomkit import Ears, Room, espeak, play
 
 from narrator.listen.grammar import Pack, load_pack
 from narrator.play.scripted import Scripted, host_script
+from narrator.play.store import SavedGame, new_game
+from narrator.presets import make_setup
 from narrator.sim.scenario import Output, Run, Scenario
 
 SPEECH_KINDS = ("speech.end", "last_words.end")
@@ -41,12 +45,15 @@ GAME = {
                 ["vote.exile", "九号出局"], ["wolves.kill", "十二号"], ["witch.save", "不救"],
                 ["seer.check", "四号"]],
 }
-PLAYER_TALKS = "저는 좋은 사람입니다 다음"
-"""A player's speech: ends with 다음 (过 in grammars/ko.yaml), without the judge's name."""
+_KO = load_pack("ko")
+PLAYER_TALKS = "저는 좋은 사람입니다 " + _KO.say["过"][0]
+"""A player's speech: ends with 过 as grammars/ko.yaml says it, without the judge's name."""
+QUIET_S = 1.2
+"""s of the judge's silence after which the host speaks."""
+HOST_PASS = f"{_KO.say['法官'][0]} {_KO.say['过'][0]}"
+"""法官，过 (grammars/ko.yaml): the host ends a speech, with the judge's name."""
 READ_BACK = "对吗"
 """What the judge's read-back of an irreversible answer ends with ("七号，对吗？")."""
-QUIET_S = 0.8
-"""s of the judge's silence after which the host speaks."""
 
 
 def korean(words: str, pack: Pack) -> str:
@@ -82,6 +89,8 @@ class GameRun:
     host_log: list[str] = field(default_factory=list)
     host_ends: list[tuple[float, str]] = field(default_factory=list)
     """When each of the host's utterances ended in the room (monotonic), and what it answered."""
+    host_wavs: list[Path] = field(default_factory=list)
+    """The clip of each of those utterances."""
     judge_onsets: list[float] = field(default_factory=list)
     """When the judge's voice started on the table (monotonic, the table VAD's onsets)."""
     returncode: int | None = None
@@ -89,6 +98,10 @@ class GameRun:
     seconds: float = 0.0
     peak_rss_mb: float = 0.0
     failure: BaseException | None = None
+    resumed: int = 0
+    """Printed lines up to which a 暂停 the ear heard was answered with 继续."""
+    stop_when_done: bool = False
+    """Stop `narrator` once the host is done (a part of a game)."""
 
     def said(self, text: str) -> int:
         return sum(1 for _, line in self.printed if text in line)
@@ -114,18 +127,25 @@ class Listening:
 
 
 def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
+    """The whole game's host (see the module docstring)."""
     pack = load_pack("ko")
     steps = [("start", "开始"), *zip(run.scripted.kinds, run.scripted.utterances, strict=True)]
 
     def progress() -> int:
         return len(answers_in(run.data)) + any("天黑" in line for _, line in run.printed)
 
+    while not run.printed and not done.is_set():  # the judge starts with the cards to deal
+        time.sleep(0.1)
     for i, (kind, words) in enumerate(steps):
         tries = 0
         while progress() <= i and not done.is_set():
             ears.wait_quiet(QUIET_S, timeout_s=300)
             if progress() > i or done.is_set():
                 break
+            if any(line.strip() == "👂 暂停" for _, line in run.printed[run.resumed:]):
+                run.resumed = len(run.printed)  # the ear took something for 暂停: the host goes on
+                _say(run, "resume", "继续", pack)
+                continue
             if kind in SPEECH_KINDS:  # the host waits for the time; a player talks
                 if tries == 0:
                     play(espeak(PLAYER_TALKS, "ko+m3")).wait(timeout=30)
@@ -155,8 +175,10 @@ def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
 def _say(run: GameRun, kind: str, words: str, pack: Pack) -> None:
     spoken = korean(words, pack)
     run.host_log.append(f"host [{kind}]: {words} = {spoken}")
-    play(espeak(spoken, "ko")).wait(timeout=30)
+    wav = espeak(spoken, "ko")
+    play(wav).wait(timeout=30)
     run.host_ends.append((time.monotonic(), kind))
+    run.host_wavs.append(wav)
 
 
 def _peak_rss(pid: int, out: list[float], done: threading.Event) -> None:
@@ -172,20 +194,30 @@ def _peak_rss(pid: int, out: list[float], done: threading.Event) -> None:
 
 
 def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: float = 900) -> GameRun:
+    """The whole game by voice, `narrator play` from the cards to the recap."""
     scenario = Scenario.from_dict({**GAME, "seed": seed}, name=f"room-{seed}")
     run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), tmp / "data")
+    command = ["play", "--preset", str(GAME["preset"]), "--seed", str(seed), "--rule", "sheriff=false",
+               "--rule", f"speech_seconds={SPEECH_SECONDS}"]
+    return live(run, room, tmp, command, pace, _host, timeout_s)
+
+
+Host = Callable[[GameRun, "Listening", threading.Event], None]
+
+
+def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, host: Host,
+         timeout_s: float) -> GameRun:
+    """Run `narrator COMMAND` by voice in the room while `host` talks; fills `run` and returns it."""
     env = {**os.environ, "NARRATOR_DATA_DIR": str(run.data), "NARRATOR_CONFIG_DIR": str(tmp / "config"),
            "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-m", "narrator.cli.main", "play", "--preset", str(GAME["preset"]), "--seed",
-               str(seed), "--rule", "sheriff=false", "--rule", f"speech_seconds={SPEECH_SECONDS}",
-               "--input", "voice", "--model", "ko", "--grammar", "ko", "--mic", f"pulse:{room.mic}",
-               "--table-device", f"pulse:{room.table}", "--host-device", "pulse:earpiece", "--backend", "espeak",
-               "--rate=+60%", "--pace", str(pace),
-               "--cache-dir", str(tmp / "cache")]
+    argv = [sys.executable, "-m", "narrator.cli.main", *command,
+            "--input", "voice", "--model", "ko", "--grammar", "ko", "--mic", f"pulse:{room.mic}",
+            "--table-device", f"pulse:{room.table}", "--host-device", "pulse:earpiece", "--backend", "espeak",
+            "--rate=+60%", "--pace", str(pace), "--read-back", "always", "--cache-dir", str(tmp / "cache")]
     done = threading.Event()
     ears = Listening([Ears(source, onsets=run.judge_onsets) for source in ("table.monitor", "earpiece.monitor")])
     started = time.monotonic()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             stdin=subprocess.DEVNULL)
     assert proc.stdout is not None
     stdout = proc.stdout
@@ -194,20 +226,24 @@ def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: fl
         for raw in stdout:
             run.printed.append((time.monotonic(), raw.rstrip("\n")))
 
-    def host() -> None:
+    def talk() -> None:
         try:
-            _host(run, ears, done)
+            host(run, ears, done)
         except BaseException as exc:  # reported by the caller
             run.failure = exc
-            proc.terminate()
+        finally:
+            if proc.poll() is None and run.stop_when_done:
+                proc.terminate()  # every accepted answer is already in the journal
 
     rss: list[float] = []
-    threads = [threading.Thread(target=f, daemon=True) for f in (read, host)]
+    threads = [threading.Thread(target=f, daemon=True) for f in (read, talk)]
     threads.append(threading.Thread(target=_peak_rss, args=(proc.pid, rss, done), daemon=True))
     for t in threads:
         t.start()
     try:
         proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        run.failure = run.failure or AssertionError(f"`narrator {command[0]}` still running after {timeout_s:.0f} s")
     finally:
         done.set()
         if proc.poll() is None:
@@ -222,3 +258,91 @@ def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: fl
     run.seconds = time.monotonic() - started
     run.peak_rss_mb = max(rss, default=0.0)
     return run
+
+
+# --- the day's speeches alone (tests/room/test_room_speeches.py, bench_room.py speeches) ---
+
+def calls(line: str) -> bool:
+    """The judge's call of a speech: "请二号发表遗言。", "请七号发言。"."""
+    return "请" in line and ("发言" in line or "遗言" in line)
+
+
+def saved_before_speeches(data: Path, seed: int = 3) -> tuple[SavedGame, GameRun, int]:
+    """GAME saved in `data` up to its first speech (as the host would have answered by then); the run to
+    fill and the number of answers before the speeches."""
+    scenario = Scenario.from_dict({**GAME, "seed": seed}, name=f"room-speeches-{seed}")
+    scripted = host_script(scenario)
+    first = next(i for i, kind in enumerate(scripted.kinds) if kind in SPEECH_KINDS)
+    saved = new_game(str(GAME["preset"]), "zh-Hans", data / "games")
+    rules = GAME["rules"]
+    assert isinstance(rules, dict)
+    session = saved.start(make_setup(str(GAME["preset"]), rules=rules), seed, "zh-Hans")
+    for words in scripted.utterances[:first]:
+        if not hasattr(session.submit(words), "events"):
+            raise AssertionError(f"{words!r} refused before the speeches")
+    return saved, GameRun(scenario, scripted, Run(scenario).execute(), data, stop_when_done=True), first
+
+
+@dataclass
+class Speech:
+    called: float
+    """When the judge's "请N号发言" / "请N号发表遗言" was printed (queued)."""
+    player_done: float = 0.0
+    host_done: float | None = None
+    ended: float = 0.0
+
+
+def speeches_host(spoken: list[Speech], speeches: int, host_ends: int) -> Host:
+    """In each of `speeches` speeches a player talks; in the first `host_ends` the host then says HOST_PASS."""
+    def host(run: GameRun, ears: Listening, done: threading.Event) -> None:
+        for n in range(speeches):
+            before = len(answers_in(run.data))
+            seen = len(run.printed) if n else 0
+            while not (called := [t for t, line in run.printed[seen:] if calls(line)]):
+                time.sleep(0.1)
+            speech = Speech(called[-1])
+            spoken.append(speech)
+            run.host_log.append(f"{speech.called:.1f} called")
+            ears.wait_quiet(QUIET_S, timeout_s=120)  # the call has been said (and the cue, a second in)
+            play(espeak(PLAYER_TALKS, "ko+m3")).wait(timeout=30)
+            speech.player_done = time.monotonic()
+            run.host_log.append(f"{speech.player_done:.1f} player: {PLAYER_TALKS}")
+            time.sleep(1.5)
+            if n < host_ends:
+                play(espeak(HOST_PASS, "ko")).wait(timeout=30)
+                speech.host_done = time.monotonic()
+                run.host_log.append(f"{speech.host_done:.1f} host: {HOST_PASS}")
+                run.host_ends.append((speech.host_done, "speech.end"))
+            deadline = time.monotonic() + SPEECH_SECONDS + 15
+            while len(answers_in(run.data)) == before:
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"speech {n + 1} never ended")
+                time.sleep(0.05)
+            speech.ended = time.monotonic()
+            run.host_log.append(f"{speech.ended:.1f} speech {n + 1} ended")
+
+    return host
+
+
+def start_host(tries: int) -> Host:
+    """Say 开始 after the cards line until the judge takes it (`tries` times at most), then stop."""
+    def host(run: GameRun, ears: Listening, done: threading.Event) -> None:
+        pack = load_pack("ko")
+        while not run.printed and not done.is_set():
+            time.sleep(0.1)
+        for _ in range(tries):
+            ears.wait_quiet(QUIET_S, timeout_s=120)
+            seen = len(run.printed)
+            _say(run, "start", "开始", pack)
+            deadline = time.monotonic() + 6
+            while time.monotonic() < deadline:
+                if any("👂" in line for _, line in run.printed[seen:]):
+                    break
+                time.sleep(0.1)
+            if any(line.strip() == "👂 开始" for _, line in run.printed[seen:]):
+                ended = run.host_ends[-1][0]
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline and not [t for t in run.judge_onsets if t > ended]:
+                    time.sleep(0.1)  # until the judge's next line is heard
+                return
+    return host

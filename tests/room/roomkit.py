@@ -32,14 +32,14 @@ from pathlib import Path
 
 import numpy as np
 
+from narrator.play.echo import AEC_ARGS
+
 RATE = 48_000
 """Hz. Every sink of the room."""
 SPEAKER_DELAY_MS = 20
 SPEAKER_GAIN = 0.5
 """The speaker's direct sound at the microphone (−6 dB), then the reflections (ms, gain)."""
 REFLECTIONS = ((45, 0.2), (80, 0.1))
-AEC_ARGS = {"webrtc": ('aec_args="analog_gain_control=0 digital_gain_control=0"',)}
-"""The canceller alone: WebRTC's gain control would move the microphone's own volume (and the figures)."""
 
 
 def pactl(*args: str) -> str:
@@ -98,7 +98,8 @@ class Room:
         if self.echo_cancel:
             self._load("module-echo-cancel", "source_master=air.monitor", "sink_master=table",
                        f"aec_method={self.echo_cancel}", "source_name=ec_mic", "sink_name=ec_table",
-                       "use_master_format=1", *AEC_ARGS.get(self.echo_cancel, ()))
+                       "use_master_format=1",  # and the canceller's settings as narrator/play/echo.py has them
+                       *([f'aec_args="{AEC_ARGS[self.echo_cancel]}"'] if self.echo_cancel in AEC_ARGS else []))
 
     def _load(self, module: str, *args: str) -> str:
         index = pactl("load-module", module, *args)
