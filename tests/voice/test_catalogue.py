@@ -11,7 +11,6 @@ import random
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import pytest
@@ -95,7 +94,13 @@ class Survey:
     """lang → every prompt line."""
 
 
-@cache
+@pytest.fixture(scope="module")
+def surveyed() -> Survey:
+    """One survey for the tests that read it (a module fixture, so a parallel run keeps them on one worker
+    and makes it once)."""
+    return survey()
+
+
 def survey() -> Survey:
     """Random legal games; both judges render every event and prompt with the state of that moment."""
     judges = {lang: Judge(Script(lang)) for lang in LANGS}
@@ -128,16 +133,16 @@ def survey() -> Survey:
     return out
 
 
-def test_random_games_reach_every_event_type_and_every_night_step() -> None:
-    s = survey()
+def test_random_games_reach_every_event_type_and_every_night_step(surveyed: Survey) -> None:
+    s = surveyed
     assert all_event_types() - s.seen_events == set(), "add a deck or rule set that produces these events"
     assert s.steps == set(STEP_CARD) | {"wolves_ally"}  # 新月's step, the night after its card
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_event_type_has_a_line_or_is_deliberately_silent(lang: str) -> None:
+def test_every_event_type_has_a_line_or_is_deliberately_silent(lang: str, surveyed: Survey) -> None:
     script = Script(lang)
-    lines = survey().lines[lang]
+    lines = surveyed.lines[lang]
     for name in sorted(all_event_types()):
         said = lines[name]
         if name in SILENT_EVENTS:
@@ -151,8 +156,8 @@ def test_every_event_type_has_a_line_or_is_deliberately_silent(lang: str) -> Non
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_prompt_kind_has_a_line(lang: str) -> None:
-    s = survey()
+def test_every_prompt_kind_has_a_line(lang: str, surveyed: Survey) -> None:
+    s = surveyed
     script = Script(lang)
     catalogue = {k.removesuffix(".countdown") for k in script.keys("prompts")}  # house rule vote_call
     kinds = {"identify" if k.endswith(".identify") else k for k in s.prompt_kinds}
