@@ -29,8 +29,9 @@ from roomkit import Ears, Room, espeak, play
 
 from narrator.listen.grammar import Pack, load_pack
 from narrator.play.scripted import Scripted, host_script
-from narrator.play.store import SavedGame, new_game
+from narrator.play.store import SavedGame, save_game
 from narrator.presets import make_setup
+from narrator.session import Session
 from narrator.sim.scenario import Output, Run, Scenario
 
 SPEECH_KINDS = ("speech.end", "last_words.end")
@@ -75,7 +76,8 @@ def answers_in(data: Path) -> list[dict[str, object]]:
     if not journals:
         return []
     lines = journals[0].read_text(encoding="utf-8").splitlines()[1:]
-    return [json.loads(x) for x in lines if x.endswith("}")]
+    records = [json.loads(x) for x in lines if x.endswith("}")]
+    return [r for r in records if "said" not in r]  # a said mark is no answer
 
 
 @dataclass
@@ -273,13 +275,20 @@ def saved_before_speeches(data: Path, seed: int = 3) -> tuple[SavedGame, GameRun
     scenario = Scenario.from_dict({**GAME, "seed": seed}, name=f"room-speeches-{seed}")
     scripted = host_script(scenario)
     first = next(i for i, kind in enumerate(scripted.kinds) if kind in SPEECH_KINDS)
-    saved = new_game(str(GAME["preset"]), "zh-Hans", data / "games")
     rules = GAME["rules"]
     assert isinstance(rules, dict)
-    session = saved.start(make_setup(str(GAME["preset"]), rules=rules), seed, "zh-Hans")
-    for words in scripted.utterances[:first]:
-        if not hasattr(session.submit(words), "events"):
-            raise AssertionError(f"{words!r} refused before the speeches")
+    session = Session(make_setup(str(GAME["preset"]), rules=rules), seed, lang="zh-Hans")
+    saved = save_game(session, str(GAME["preset"]), {}, data / "games")
+    try:
+        for words in scripted.utterances[:first]:
+            session.take_lines()
+            session.heard()  # the table heard everything up to here: a resume re-asks only the speech
+            if not hasattr(session.submit(words), "events"):
+                raise AssertionError(f"{words!r} refused before the speeches")
+        session.take_lines()
+        session.heard()
+    finally:
+        session.close()  # the game's lock, for the `narrator resume` that plays on
     return saved, GameRun(scenario, scripted, Run(scenario).execute(), data, stop_when_done=True), first
 
 
