@@ -25,7 +25,7 @@ DirOpt = Annotated[
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:
-    typer.echo(message, err=True)
+    typer.echo(f"✗ {message}", err=True)
     return typer.Exit(code)
 
 
@@ -42,7 +42,7 @@ def install(
     in place until the new one has been checked and unpacked.
 
     Exit codes: 0 installed; 1 the download or the zip failed its checks (nothing was installed);
-    130 stopped with Ctrl-C (nothing was installed).
+    2 the --from-zip file is not there; 130 stopped with Ctrl-C (nothing was installed).
     """
     import signal
 
@@ -54,6 +54,8 @@ def install(
     # Ctrl-C must work even where the shell started us with SIGINT ignored (a background job).
     signal.signal(signal.SIGINT, signal.default_int_handler)
     target = dir or (REPO_MODELS if repo else user_models_dir())
+    if from_zip is not None and not from_zip.is_file():
+        raise _fail(f"--from-zip {from_zip}: no such file (nothing was installed)", 2)
     try:
         if from_zip is not None:
             folder = do_install(target, from_zip=from_zip)

@@ -338,3 +338,10 @@ def test_models_live_under_narrator_data_dir_when_it_is_set(tmp_path: Path, monk
     monkeypatch.setenv("NARRATOR_DATA_DIR", str(tmp_path / "data"))
     assert user_models_dir() == tmp_path / "data" / "models"
     assert model_dirs()[0] == tmp_path / "data" / "models"
+
+
+def test_a_zip_that_is_not_there_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["model", "install", "--from-zip", str(tmp_path / "nope.zip"),
+                                      "--dir", str(tmp_path / "m")])
+    assert result.exit_code == 2 and result.output.strip().startswith("✗ --from-zip")
+    assert "nothing was installed" in result.output and not (tmp_path / "m").exists()
