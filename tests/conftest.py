@@ -16,8 +16,8 @@ import pytest
 # Two rules keep parallel workers out of each other's way, for every test file, including ones not yet
 # written: each worker has a sound server of its own (a private XDG_RUNTIME_DIR, so the `pulse` fixture
 # below starts one per worker and its null sinks record only that worker's sound), and the tests that
-# share a module- or class-scoped fixture (an expensive set-up they only read) run on one worker, so the
-# set-up is made once rather than once per worker.
+# share an instance of a module- or class-scoped fixture (an expensive set-up they only read) run on one
+# worker, so the set-up is made once rather than once per worker.
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,21 +34,40 @@ def pytest_configure(config: pytest.Config) -> None:
 SHARED_SCOPES = ("class", "module", "package")
 
 
+def shared_setups(item: pytest.Item) -> list[str]:
+    """The fixture instances wider than one test (but narrower than the session) that `item` uses: the
+    fixture's name and where its one instance lives (the module, class or package)."""
+    info = getattr(item, "_fixtureinfo", None)
+    found = []
+    for name in info.names_closure if info is not None else ():
+        defs = info.name2fixturedefs.get(name)
+        if defs and defs[-1].scope in SHARED_SCOPES:
+            module = item.nodeid.split("::", 1)[0]
+            where = {"package": os.path.dirname(module), "module": module,
+                     "class": "::".join(item.nodeid.split("::")[:2])}[defs[-1].scope]
+            found.append(f"{where}::{name}")
+    return found
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests that use a fixture shared wider than one test (but narrower than the session) go to one worker
-    together (the `xdist_group` mark, honoured by `--dist loadgroup`)."""
+    """Tests that share a set-up go to one worker together (the `xdist_group` mark, honoured by
+    `--dist loadgroup`): tests are joined when they use the same instance of a shared fixture, directly or
+    through another test, so two set-ups of one module that no test uses together may run on two workers."""
+    parent: dict[str, str] = {}
+
+    def root(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            key = parent[key]
+        return key
+
+    uses = {item.nodeid: shared_setups(item) for item in items}
+    for keys in uses.values():
+        for key in keys[1:]:
+            parent[root(key)] = root(keys[0])
     for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None:
-            continue
-        for name in info.names_closure:
-            defs = info.name2fixturedefs.get(name)
-            if defs and defs[-1].scope in SHARED_SCOPES:
-                module = item.nodeid.split("::", 1)[0]
-                scope_root = os.path.dirname(module) if defs[-1].scope == "package" else module
-                item.add_marker(pytest.mark.xdist_group(scope_root))
-                break
+        if uses[item.nodeid]:
+            item.add_marker(pytest.mark.xdist_group(root(uses[item.nodeid][0])))
 
 
 # --- PulseAudio with null sinks (tests/audio) -------------------------------------------------------
