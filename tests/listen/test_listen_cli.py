@@ -50,11 +50,11 @@ def test_a_word_the_model_cannot_say_stops_play_before_the_first_line_and_leaves
 
     monkeypatch.setenv("NARRATOR_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("NARRATOR_CONFIG_DIR", str(tmp_path / "config"))
-    pack = tmp_path / "ko-typo.yaml"  # the judge's name misspelt: syllables the model knows, not a word
-    pack.write_text((GRAMMARS_DIR / "ko.yaml").read_text(encoding="utf-8").replace("法官: 진행자", "法官: 진앵자"),
+    pack = tmp_path / "ko-typo.yaml"  # the judge's name misspelt with a syllable the model does not know
+    pack.write_text((GRAMMARS_DIR / "ko.yaml").read_text(encoding="utf-8").replace("法官: 진행자", "法官: 진행굺"),
                     encoding="utf-8")
     code, out = invoke("play", "--input", "voice", "--model", "ko", "--grammar", str(pack), "--mic",
                        "pulse:room.monitor", "--table-device", "none")
     assert code == 2, out
-    assert "진앵자" in out and "本局" not in out  # one line naming the word; the deal line was never said
+    assert "진행굺" in out and "本局" not in out  # one line naming the word; the deal line was never said
     assert all_games(tmp_path / "data" / "games") == []

@@ -97,6 +97,24 @@ def test_speeches_are_timed_passed_and_paused() -> None:
     assert not any(text == "时间到。" for t, text in said if second_start < t < third_start)
 
 
+def test_words_not_understood_never_end_a_speech_and_time_up_moves_the_game_on() -> None:
+    """Heard mid-speech but not a command ("我觉得三号是狼"): the speech runs to 时间到 and the game goes
+    on by itself — no 请回答 reminders, no waiting."""
+    scenario = Scenario.load(SCENARIOS / "010_parity_win.yaml")
+    scripted = host_script(scenario)
+    words: list[str | float] = ["开始", *scripted.utterances]
+    first = scripted.utterances.index("过")
+    words[first + 1:first + 1] = ["我觉得三号是狼", 100.0, "今天天气不错", 200.0]
+    clock = FakeClock()
+    mouth = TimedMouth(clock)
+    session = Session(scripted.game.setup, scripted.game.seed)
+    live = Live(session, mouth, PacedEar(clock, words), now=clock.now, clock=clock, poll_s=0.5)
+    assert live.run().code == 0
+    assert session.game.journal == scripted.game.journal
+    texts = [text for _, text in mouth.heard_at]
+    assert texts.count("时间到。") >= 1 and "请回答。" not in texts
+
+
 
 def night_table(words: list[str | float], scripted: object) -> list[tuple[float, str]]:
     clock = FakeClock()
