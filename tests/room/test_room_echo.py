@@ -13,6 +13,10 @@ import pytest
 from roomkit import Recorder, Room, erle_db, espeak, play, wav_seconds
 from typer.testing import CliRunner
 
+from narrator.audio import SAMPLE_RATE
+from narrator.audio.beds import builtin_sounds, decode_file
+from narrator.audio.mixer import Mixer
+from narrator.audio.playback import OutputConfig, Player
 from narrator.cli.main import app
 from narrator.play import echo
 
@@ -42,19 +46,29 @@ def test_setup_loads_the_canceller_doctor_checks_it_and_it_takes_the_judge_out(
         assert "✓ echo cancellation webrtc: table pulse:narrator_table, mic pulse:narrator_mic" in out, out
         assert echo.loaded() is not None
 
-        # The judge plays into the canceller's sink; the microphone hears it 20 ms later with reflections.
-        judge = espeak("天黑请闭眼。狼人请睁眼。狼人请相互确认身份。", "cmn")
+        # The judge plays into the canceller's sink through the game's own Player (one stream, the night bed
+        # under the lines); the microphone hears it 20 ms later with reflections.
+        judge = decode_file(espeak("天黑请闭眼。狼人请睁眼。狼人请相互确认身份。", "cmn"))
         host = espeak("멈춤 반복", "ko")
+        mixer = Mixer(builtin_sounds())
+        player = Player(mixer, OutputConfig(device="pulse", pulse_sink=echo.SINK))
+        player.start(ready_timeout_s=10)
+        mixer.switch_bed("night")
         raw, out_ = Recorder("air.monitor"), Recorder(echo.SOURCE)
         t0 = max(raw.t0, out_.t0)
-        play(judge, echo.SINK).wait(timeout=30)  # the canceller converges on the first line …
-        second = time.monotonic() - t0
-        play(judge, echo.SINK).wait(timeout=30)  # … and is measured on the next
-        host_at = time.monotonic() - t0
-        play(host).wait(timeout=30)
-        time.sleep(0.3)
-        a, b = raw.stop(), out_.stop()
-        span = wav_seconds(judge)
+        try:
+            mixer.enqueue(judge, "all", 0.3)  # the canceller converges on the first line …
+            player.wait_drained(timeout_s=30)
+            second = time.monotonic() - t0 + player.output_latency_s
+            mixer.enqueue(judge, "all", 0.3)  # … and is measured on the next
+            player.wait_drained(timeout_s=30)
+            host_at = time.monotonic() - t0
+            play(host).wait(timeout=30)
+            time.sleep(0.3)
+        finally:
+            a, b = raw.stop(), out_.stop()
+            player.close()
+        span = len(judge) / SAMPLE_RATE
 
         def cut(x: np.ndarray, s: float, d: float) -> np.ndarray:
             return x[int(s * 16_000): int((s + d) * 16_000)]
