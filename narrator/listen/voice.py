@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from narrator.listen.base import Context, Heard, Playing, QueueEar, Source
-from narrator.listen.grammar import UNK, Grammar
+from narrator.listen.grammar import UNK, WAKE_KINDS, Grammar
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer
 from narrator.listen.vad import Endpointer
 
@@ -104,12 +104,16 @@ class VoiceEar(QueueEar):
 
     def decode(self, start: float, end: float) -> Heard | None:
         """The recogniser's readings as host words; None when nothing was heard ([unk] or empty). Where
-        people talk (a speech) only readings that begin with the judge's name count, without it."""
+        people talk (a speech) only readings that begin with the judge's name count, without it — and only
+        when the best reading does: a player's sentence whose best reading is "九号 三号 过" is his, even if
+        a weaker reading starts with the name."""
         alternatives = []
         ctx = self.context
-        for text, score in self.recognizer.final():
+        for rank, (text, score) in enumerate(self.recognizer.final()):
             words = self.grammar.host_words(text) if ctx is None else self.grammar.command(text, ctx.prompt)
             if words is None:
+                if rank == 0 and ctx is not None and ctx.prompt.kind in WAKE_KINDS:
+                    return None  # the best reading was not said to the judge
                 continue  # a player's own words, not said to the judge
             raw_unk = UNK in text.split()
             alternatives.append((words + (" " + UNK if raw_unk and words else ""), score))

@@ -318,3 +318,33 @@ def test_polling_the_same_prompt_in_slices_keeps_the_utterance_in_progress() -> 
     voice.feed(quiet, 105.0)
     heard = ear.listen(SAVE, 12, timeout_s=0.5)
     assert heard is not None and heard.start_s is not None and abs(heard.start_s - 104.5) < 0.04
+
+
+class Readings:
+    """A recogniser stand-in that gives fixed N-best readings (the decoder itself is tested in
+    test_listen_vosk.py); only `final` is used by `VoiceEar.decode`."""
+
+    def __init__(self, readings: list[tuple[str, float]]) -> None:
+        self.readings = readings
+
+    def final(self) -> list[tuple[str, float]]:
+        return self.readings
+
+
+def test_where_people_talk_only_a_best_reading_that_begins_with_the_name_is_a_command() -> None:
+    from narrator.listen.base import Context
+    from narrator.listen.voice import VoiceEar
+
+    grammar = Grammar(load_pack("zh"), lambda w: True)
+
+    def decoded(readings: list[tuple[str, float]], prompt: Prompt) -> str | None:
+        ear = VoiceEar.__new__(VoiceEar)  # only decode(): no model, no VAD
+        ear.recognizer, ear.grammar, ear.source = Readings(readings), grammar, "voice"  # type: ignore[assignment]
+        ear.context = Context(prompt, 12, 0.0)
+        heard = ear.decode(0.0, 1.0)
+        return None if heard is None else heard.text
+
+    player = [("九 号 三 号 过", -10.0), ("法官 过", -12.0)]  # a player's sentence, forced onto the grammar
+    assert decoded(player, SPEECH) is None
+    assert decoded([("法官 过", -10.0), ("九 号 过", -11.0)], SPEECH) == "过"
+    assert decoded(player, KILL) == "九 号 三 号 过"  # at night no name is needed: the best reading stands
