@@ -182,16 +182,25 @@ def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, tak
     seen = len(run.printed)
     deadline = time.monotonic() + 8
     while not taken() and time.monotonic() < deadline:
-        asked = [line for _, line in run.printed[seen:] if READ_BACK in line]
+        asked = [(t, line) for t, line in run.printed[seen:] if READ_BACK in line]
         if asked:
             seen = len(run.printed)
+            judge_started(run, asked[-1][0])  # printed before it is played: the host waits for it
             ears.wait_quiet(quiet_s, timeout_s=60)
-            right = all(w in asked[-1] for w in words.replace("出局", "").replace("法官", "").split())
+            right = all(w in asked[-1][1] for w in words.replace("出局", "").replace("法官", "").split())
             _say(run, "read-back", "确认" if right else "不对", pack)
             if not right:
                 return
             deadline = time.monotonic() + 8
         time.sleep(0.1)
+
+
+def judge_started(run: GameRun, printed: float, timeout_s: float = 10) -> None:
+    """Wait until the judge's voice starts on the table after a line was printed at `printed` (monotonic):
+    a line is printed before it is synthesised and played, and the table is quiet meanwhile."""
+    deadline = time.monotonic() + timeout_s
+    while not any(t > printed for t in run.judge_onsets) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def _say(run: GameRun, kind: str, words: str, pack: Pack) -> None:
