@@ -159,6 +159,7 @@ class Device:
         at a question goes back to waiting. Nothing of it outlives the call (a game's mouth comes next)."""
         live = self._live(lobby)
         ear = live.guarded()
+        ear.follow(self._mouth.playing)  # deaf to the lobby's own lines, as a game's ear is to the judge's
         asked = lobby.take_lines()
         live.speak(asked)
         waiting = lobby.step.kind == "idle"

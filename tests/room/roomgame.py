@@ -70,12 +70,12 @@ def korean(words: str, pack: Pack) -> str:
     return " ".join(out)
 
 
-def answers_in(data: Path) -> list[dict[str, object]]:
-    """The journal's answer and undo lines so far (none before the game's folder exists)."""
-    journals = list((data / "games").glob("*/journal.jsonl"))
-    if not journals:
+def answers_in(data: Path, game: int = 0) -> list[dict[str, object]]:
+    """The `game`-th game's journal's answer and undo lines so far (none before the game's folder exists)."""
+    journals = sorted((data / "games").glob("*/journal.jsonl"))
+    if len(journals) <= game:
         return []
-    lines = journals[0].read_text(encoding="utf-8").splitlines()[1:]
+    lines = journals[game].read_text(encoding="utf-8").splitlines()[1:]
     records = [json.loads(x) for x in lines if x.endswith("}")]
     return [r for r in records if "said" not in r]  # a said mark is no answer
 
@@ -104,6 +104,8 @@ class GameRun:
     """Printed lines up to which a 暂停 the ear heard was answered with 继续."""
     stop_when_done: bool = False
     """Stop `narrator` once the host is done (a part of a game)."""
+    cut_power_when_done: bool = False
+    """SIGKILL `narrator` once the host is done (the power is cut)."""
 
     def said(self, text: str) -> int:
         return sum(1 for _, line in self.printed if text in line)
@@ -130,14 +132,23 @@ class Listening:
 
 def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
     """The whole game's host (see the module docstring)."""
-    pack = load_pack("ko")
-    steps = [("start", "开始"), *zip(run.scripted.kinds, run.scripted.utterances, strict=True)]
-
-    def progress() -> int:
-        return len(answers_in(run.data)) + any("天黑" in line for _, line in run.printed)
-
     while not run.printed and not done.is_set():  # the judge starts with the cards to deal
         time.sleep(0.1)
+    steps = [("start", "开始"), *zip(run.scripted.kinds, run.scripted.utterances, strict=True)]
+    play_steps(run, ears, done, steps, game_progress(run))
+
+
+def game_progress(run: GameRun, game: int = 0, since: int = 0) -> Callable[[], int]:
+    """The host's steps done in the data's `game`-th game: its answers, and one for 天黑 (printed after the
+    `since`-th line: the game has started)."""
+    return lambda: len(answers_in(run.data, game)) + any("天黑" in line for _, line in run.printed[since:])
+
+
+def play_steps(run: GameRun, ears: Listening, done: threading.Event, steps: list[tuple[str, str]],
+               progress: Callable[[], int], passes: bool = False) -> None:
+    """The host says each step's words once the judge has finished, until `progress()` counts it done; at a
+    speech a player talks and the timer ends it, or (`passes`) the host ends it at once with 法官，过."""
+    pack = load_pack("ko")
     for i, (kind, words) in enumerate(steps):
         tries = 0
         while progress() <= i and not done.is_set():
@@ -148,7 +159,9 @@ def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
                 run.resumed = len(run.printed)  # the ear took something for 暂停: the host goes on
                 _say(run, "resume", "继续", pack)
                 continue
-            if kind in SPEECH_KINDS:  # the host waits for the time; a player talks
+            if kind in SPEECH_KINDS and passes:
+                words = "法官过"
+            elif kind in SPEECH_KINDS:  # the host waits for the time; a player talks
                 if tries == 0:
                     play(espeak(PLAYER_TALKS, "ko+m3")).wait(timeout=30)
                     run.host_log.append(f"player: {PLAYER_TALKS}")
@@ -158,25 +171,43 @@ def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
             tries += 1
             if tries > 4:
                 raise AssertionError(f"the judge never took {words!r} ({kind}) after 3 tries")
-            _say(run, kind, words, pack)
+            answer(run, ears, kind, words, pack, lambda i=i: progress() > i or done.is_set())
+
+
+def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, taken: Callable[[], bool],
+           quiet_s: float = QUIET_S) -> None:
+    """Say `words` once (the judge has finished) and wait up to 8 s for `taken()`; a read-back ("二号，对吗？")
+    gets 确认 if it is what was said, else 不对 (and the caller says it again)."""
+    _say(run, kind, words, pack)
+    seen = len(run.printed)
+    deadline = time.monotonic() + 8
+    while not taken() and time.monotonic() < deadline:
+        asked = [(t, line) for t, line in run.printed[seen:] if READ_BACK in line]
+        if asked:
             seen = len(run.printed)
+            judge_started(run, asked[-1][0])  # printed before it is played: the host waits for it
+            ears.wait_quiet(quiet_s, timeout_s=60)
+            right = all(w in asked[-1][1] for w in words.replace("出局", "").replace("法官", "").split())
+            _say(run, "read-back", "确认" if right else "不对", pack)
+            if not right:
+                return
             deadline = time.monotonic() + 8
-            while progress() <= i and time.monotonic() < deadline and not done.is_set():
-                asked = [line for _, line in run.printed[seen:] if READ_BACK in line]
-                if asked:  # "二号，对吗？": 确认 if it is what he said, else 不对 (and he says it again)
-                    seen = len(run.printed)
-                    ears.wait_quiet(QUIET_S, timeout_s=60)
-                    right = all(w in asked[-1] for w in words.replace("出局", "").split())
-                    _say(run, "read-back", "确认" if right else "不对", pack)
-                    if not right:
-                        break
-                    deadline = time.monotonic() + 8
-                time.sleep(0.1)
+        time.sleep(0.1)
+
+
+def judge_started(run: GameRun, printed: float, timeout_s: float = 10) -> None:
+    """Wait until the judge's voice starts on the table after a line was printed at `printed` (monotonic):
+    a line is printed before it is synthesised and played, and the table is quiet meanwhile."""
+    deadline = time.monotonic() + timeout_s
+    while not any(t > printed for t in run.judge_onsets) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def _say(run: GameRun, kind: str, words: str, pack: Pack) -> None:
     spoken = korean(words, pack)
     run.host_log.append(f"host [{kind}]: {words} = {spoken}")
+    with (run.data.parent / "printed.log").open("a", encoding="utf-8") as seen:
+        seen.write(f"### {run.host_log[-1]}\n")
     wav = espeak(spoken, "ko")
     play(wav).wait(timeout=30)
     run.host_ends.append((time.monotonic(), kind))
@@ -219,14 +250,17 @@ def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, h
     done = threading.Event()
     ears = Listening([Ears(source, onsets=run.judge_onsets) for source in ("table.monitor", "earpiece.monitor")])
     started = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            stdin=subprocess.DEVNULL)
+    log = (tmp / "stderr.log").open("w+", encoding="utf-8")  # a file: a long log never blocks `narrator`
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=log, text=True, env=env, stdin=subprocess.DEVNULL)
     assert proc.stdout is not None
     stdout = proc.stdout
 
     def read() -> None:
-        for raw in stdout:
-            run.printed.append((time.monotonic(), raw.rstrip("\n")))
+        with (tmp / "printed.log").open("a", encoding="utf-8") as seen:  # to follow a run as it goes
+            for raw in stdout:
+                run.printed.append((time.monotonic(), raw.rstrip("\n")))
+                seen.write(raw)
+                seen.flush()
 
     def talk() -> None:
         try:
@@ -234,7 +268,9 @@ def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, h
         except BaseException as exc:  # reported by the caller
             run.failure = exc
         finally:
-            if proc.poll() is None and run.stop_when_done:
+            if proc.poll() is None and run.cut_power_when_done:
+                proc.kill()
+            elif proc.poll() is None and run.stop_when_done:
                 proc.terminate()  # every accepted answer is already in the journal
 
     rss: list[float] = []
@@ -256,7 +292,9 @@ def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, h
         for t in threads:
             t.join(timeout=30)
     run.returncode = proc.returncode
-    run.stderr = proc.stderr.read() if proc.stderr else ""
+    log.seek(0)
+    run.stderr = log.read()
+    log.close()
     run.seconds = time.monotonic() - started
     run.peak_rss_mb = max(rss, default=0.0)
     return run

@@ -50,8 +50,8 @@ def test_every_lobby_phrase_is_one_the_korean_model_can_hear(model: Any) -> None
     (Step("ready"), "시작", Choice("start")),
     (Step("rules"), "마녀 자가 치료", Choice("rule", w.read_rule("女巫可以自救"))),
     (Step("rules"), "보안관 없음", Choice("rule", w.read_rule("不要警长"))),
-    (Step("after"), "한 번 더", Choice("again")),
-    (Step("after"), "전원 끄기", Choice("shutdown", said="关机", confirm=True)),
+    (Step("after"), "한 게임 더", Choice("again")),
+    (Step("after"), "전원 꺼", Choice("shutdown", said="关机", confirm=True)),
 ])
 def test_what_the_recogniser_writes_reads_as_the_lobby_choice(model: Any, step: Step, spoken: str,
                                                               choice: Choice) -> None:

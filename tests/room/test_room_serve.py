@@ -1,0 +1,192 @@
+"""`narrator serve` by voice alone through the room (roomkit.Room, no echo cancellation): the session of
+tests/serve/test_serve_session.py with no typed input (standard input is closed). The real `serve --input
+voice --model ko --grammar ko` process (espeak-ng judge, the real microphone adapter and Vosk decoder) and a
+scripted Korean host in the room (roomgame.py: he speaks once the judge's line has been played, answers every
+read-back, ends each speech with 法官，过).
+
+What runs: power-on → 开始新游戏 → 关机 → 确认; and a game cut off in its first night → 继续 (the game goes
+on) → SIGKILL → power-on → 不 (kept as abandoned) → 关机 → 确认. The whole session — the ready line →
+开始新游戏 → 九个 → 预女猎 → 开始 → a short game to its end (GAME) → the recap → 再来一局 → 开始 → the second
+game's first night → SIGKILL → serve again → 继续 → that game to its end → 结束 → 关机 → 确认, both journals
+equal to the same games under `simulate` — runs only with NARRATOR_ROOM_GAME=1 (NOT_YET says why)."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from roomgame import GameRun, Listening, answer, answers_in, game_progress, judge_started, live, play_steps
+from roomkit import Room
+
+from narrator.listen.grammar import load_pack
+from narrator.play.scripted import Scripted, host_script
+from narrator.play.store import all_games, save_game
+from narrator.presets import make_setup
+from narrator.session import Session
+from narrator.sim.scenario import Run, Scenario
+
+pytestmark = pytest.mark.slow
+
+SEED = 4242
+GAME = {
+    "title": "好人胜：首夜女巫毒一狼，白天放逐一狼，次夜猎人带走最后一狼",
+    "preset": "9人预女猎",
+    "seats": ["狼人", "村民", "预言家", "狼人", "女巫", "村民", "猎人", "狼人", "村民"],
+    "answers": [["wolves.kill", "二号"], ["witch.save", "不救"], ["witch.poison", "一号"], ["seer.check", "五号"],
+                ["sheriff.run", "没有"], ["vote.exile", "四号出局"], ["wolves.kill", "七号"], ["witch.save", "不救"],
+                ["seer.check", "八号"], ["hunter.shoot", "八号"]],
+}
+"""A short game (two nights, one day) in words the Korean host can say: the lobby's 9人预女猎, its own rules."""
+NIGHT_ONE = 3
+"""The second game's answers before the power cut: into the first night (the witch is being asked)."""
+PACK = load_pack("ko")
+NOT_YET = ("NARRATOR_ROOM_GAME=1: in the room the Korean stand-in reads 九个 (아홉 명) as 十号 (열), and 아홉 사람 as "
+           "사람 alone, so the lobby never gets past its player count; nor can it read the seats (test_room_game.py)")
+TRIES = 6
+LOBBY_QUIET_S = 1.2
+"""s of the judge's silence before the host answers the lobby."""
+"""Times the host says a lobby answer before the test gives up."""
+
+
+def game(seed: int) -> Scenario:
+    return Scenario.from_dict({**GAME, "seed": seed}, name=f"room-serve-{seed}")
+
+
+def lobby(run: GameRun, ears: Listening, words: str, then: str) -> None:
+    """Say the lobby answer `words` until the judge says what comes after it (`then`)."""
+    for _ in range(TRIES):
+        judge_started(run, run.printed[-1][0])  # the last line printed has started playing
+        ears.wait_quiet(LOBBY_QUIET_S, timeout_s=120)
+        seen = len(run.printed)
+
+        def taken(seen: int = seen) -> bool:
+            return any(then in line for _, line in run.printed[seen:])
+
+        answer(run, ears, "lobby", words, PACK, taken, quiet_s=LOBBY_QUIET_S)
+        if taken():
+            return
+    raise AssertionError(f"the lobby never took {words!r}")
+
+
+def heard(run: GameRun, text: str, timeout_s: float = 120) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not any(text in line for _, line in run.printed):
+        assert time.monotonic() < deadline, f"the judge never said {text!r}"
+        time.sleep(0.1)
+
+
+def a_game(run: GameRun, ears: Listening, done: threading.Event, script: Scripted, index: int,
+           upto: int | None = None) -> None:
+    """`script`'s steps from the lobby's 开始 (the `index`-th game of the data folder), up to `upto` answers."""
+    steps = [("start", "开始"), *zip(script.kinds, script.utterances, strict=True)][:None if upto is None else upto + 1]
+    play_steps(run, ears, done, steps, game_progress(run, index, since=len(run.printed)), passes=True)
+
+
+def serve(room: Room, tmp: Path, scenario: Scenario, host: Callable[[GameRun, Listening, threading.Event], None],
+          *args: str) -> GameRun:
+    run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), tmp / "data")
+    return live(run, room, tmp, ["serve", *args], pace=0.1, host=host, timeout_s=900)
+
+
+@pytest.mark.parametrize("room", [None], indirect=True)
+def test_power_on_the_lobby_and_shutdown_by_voice(room: Room, tmp_path: Path) -> None:
+    """What the Korean stand-in reads in the room today: the ready line → 开始新游戏 → 关机 → its read-back →
+    确认. In a room without echo cancellation the lobby's ear must be deaf to the judge's own lines."""
+
+    def host(run: GameRun, ears: Listening, done: threading.Event) -> None:
+        heard(run, "法官准备好了")
+        lobby(run, ears, "开始新游戏", "几个人玩")
+        lobby(run, ears, "关机", "再见")
+
+    run = serve(room, tmp_path, game(SEED), host)
+    assert run.failure is None, f"{run.failure}{run.context()}"
+    assert run.returncode == 0, run.context()
+    print(f"power-on to 关机 took {run.seconds:.0f} s by voice")
+    said = [line for _, line in run.printed if line.startswith("🔊")]
+    assert said == ["🔊 法官准备好了。要开始，请说：法官，开始新游戏。", "🔊 几个人玩？", "🔊 关机，对吗？",
+                    "🔊 法官关机了，再见。"], run.context()  # nothing the judge said was taken for an answer
+    assert "lobby: new_game → players" in run.stderr and "lobby action: shutdown" in run.stderr
+    assert all_games(tmp_path / "data" / "games") == []
+
+
+@pytest.mark.parametrize("room", [None], indirect=True)
+def test_a_game_cut_off_is_continued_then_dropped_by_voice(room: Room, tmp_path: Path) -> None:
+    """The recovery by voice: a 9人预女猎 game cut off in its first night (saved before its first answer, as
+    the lobby's 开始 leaves it) → power-on: 上一局还没结束…继续吗？ → 继续 → the game says where it is and asks
+    its question again → the power is cut (SIGKILL) → power-on → 不 (kept as abandoned) → 关机 → 确认."""
+    session = Session(make_setup(str(GAME["preset"])), SEED, lang="zh-Hans")
+    save_game(session, str(GAME["preset"]), {}, tmp_path / "data" / "games")
+    session.close()
+
+    def go_on(run: GameRun, ears: Listening, done: threading.Event) -> None:
+        heard(run, "上一局还没结束")
+        lobby(run, ears, "继续", "继续游戏")
+        heard(run, "你们今晚要杀谁")  # the first night goes on: the wolves are asked (their seats, in the earpiece)
+        run.cut_power_when_done = True
+
+    started = time.monotonic()
+    run = serve(room, tmp_path, game(SEED), go_on)
+    assert run.failure is None, f"{run.failure}{run.context()}"
+    assert run.returncode == -9, run.context()  # SIGKILL
+
+    def drop_and_shut_down(run: GameRun, ears: Listening, done: threading.Event) -> None:
+        heard(run, "上一局还没结束")
+        lobby(run, ears, "不", "不再继续")
+        lobby(run, ears, "关机", "再见")
+
+    last = serve(room, tmp_path, game(SEED), drop_and_shut_down)
+    assert last.failure is None, f"{last.failure}{last.context()}"
+    assert last.returncode == 0, last.context()
+    print(f"continued, cut off, dropped and shut down in {time.monotonic() - started:.0f} s by voice")
+    assert "继续游戏：第一夜" in "".join(line for _, line in run.printed)
+    assert "lobby action: resume" in run.stderr and "lobby action: abandon" in last.stderr
+    [kept] = all_games(tmp_path / "data" / "games")
+    assert kept.abandoned and not kept.load().over and answers_in(run.data) == []
+
+
+@pytest.mark.skipif(os.environ.get("NARRATOR_ROOM_GAME") != "1", reason=NOT_YET)
+@pytest.mark.parametrize("room", [None], indirect=True)
+def test_the_whole_session_by_voice_through_the_room(room: Room, tmp_path: Path) -> None:
+    first, second = game(SEED), game(SEED + 1)
+
+    def before_the_cut(run: GameRun, ears: Listening, done: threading.Event) -> None:
+        heard(run, "法官准备好了")
+        lobby(run, ears, "开始新游戏", "几个人玩")
+        lobby(run, ears, "九个", "可以玩")
+        lobby(run, ears, "预女猎", "要改规则")
+        a_game(run, ears, done, run.scripted, 0)
+        heard(run, "复盘")
+        lobby(run, ears, "再来一局", "要改规则")
+        a_game(run, ears, done, host_script(second), 1, upto=NIGHT_ONE)
+        run.cut_power_when_done = True
+
+    started = time.monotonic()
+    run = serve(room, tmp_path, first, before_the_cut, "--seed", str(SEED))
+    assert run.failure is None, f"{run.failure}{run.context()}"
+    assert run.returncode == -9, run.context()
+    games = all_games(tmp_path / "data" / "games")
+    assert len(games) == 2, run.context()
+    assert games[0].load().game.journal == run.scripted.game.journal, run.context()
+    assert len(answers_in(run.data, 1)) == NIGHT_ONE, run.context()
+
+    def after_the_cut(run: GameRun, ears: Listening, done: threading.Event) -> None:
+        heard(run, "上一局还没结束")
+        lobby(run, ears, "继续", "继续游戏")
+        script = run.scripted
+        steps = list(zip(script.kinds, script.utterances, strict=True))
+        play_steps(run, ears, done, steps[NIGHT_ONE:], lambda: len(answers_in(run.data, 1)) - NIGHT_ONE,
+                   passes=True)
+        heard(run, "复盘")
+        lobby(run, ears, "结束", "这次就到这里")
+        lobby(run, ears, "关机", "再见")
+
+    again = serve(room, tmp_path, second, after_the_cut)
+    assert again.failure is None, f"{again.failure}{again.context()}"
+    assert again.returncode == 0, again.context()
+    print(f"the session took {time.monotonic() - started:.0f} s by voice")
+    resumed = all_games(tmp_path / "data" / "games")[1].load()
+    assert resumed.over and resumed.game.journal == again.scripted.game.journal, again.context()
