@@ -81,8 +81,8 @@ def test_a_game_not_continued_is_kept_as_abandoned(tmp_path: Path) -> None:
     proc.communicate("\n".join(["开始新游戏", "九个", "预女猎", "开始", *words[:2]]) + "\n", timeout=60)
     assert proc.returncode == 3  # the typed input ran out mid-game: saved
     again = serve(tmp_path)
-    out, _ = again.communicate("不\n", timeout=60)
-    assert "上一局还没结束" in out and "好的，上一局不再继续" in out
+    out, err = again.communicate("不\n", timeout=60)
+    assert "上一局还没结束" in out and "好的，上一局不再继续" in out, f"exit {again.returncode}: {err}"
     [saved] = all_games(tmp_path / "data" / "games")
     assert saved.abandoned and not saved.load().over
     env = {**os.environ, "NARRATOR_DATA_DIR": str(tmp_path / "data"), "NARRATOR_CONFIG_DIR": str(tmp_path / "config")}
