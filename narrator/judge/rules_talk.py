@@ -148,13 +148,6 @@ def topic_of(word: str) -> str:
     return role.value
 
 
-def changed(setup: Setup, also: Iterable[str] = ()) -> list[str]:
-    """The switches that matter for this deck and differ from the engine's defaults (and those in `also`,
-    the ones the host set), in the order the paragraph says them."""
-    defaults = Rules()
-    return [n for n in SWITCHES if getattr(setup.rules, n) != getattr(defaults, n) and (matters(setup, n) or n in also)]
-
-
 def rules_lines(setup: Setup, topic: str | None = None, lang: str = "zh-Hans", *, night: bool = False) -> list[Line]:
     """What the judge says about the rules: the whole paragraph (`topic` None or ""), or a role's or a part of
     the game's description and this game's switches for it. `night`: to the host channel only."""
@@ -186,10 +179,11 @@ def opening_lines(setup: Setup, lang: str = "zh-Hans") -> list[Line]:
     return [script.line("events", "game_started.house_rules", rules=said)]
 
 
-def differing(setup: Setup) -> list[str]:
-    """The switches that matter for this deck and are not as the usual rules have them, in SWITCHES order."""
+def differing(setup: Setup, also: Iterable[str] = ()) -> list[str]:
+    """The switches that matter for this deck (or are in `also`: the ones the host set, as `serve`'s lobby
+    names them) and are not as the usual rules have them, in SWITCHES order."""
     usual = usual_rules(setup)
-    return [name for name in SWITCHES if matters(setup, name)
+    return [name for name in SWITCHES if (matters(setup, name) or name in also)
             and phrase_key(setup.rules, name) != phrase_key(usual, name)]
 
 

@@ -23,6 +23,7 @@ import fcntl
 import json
 import os
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -256,21 +257,31 @@ def find_game(spec: str | None, root: Path | None = None) -> SavedGame:
     raise GameNotFound(f"{spec} 对应多局游戏（{', '.join(g.id for g in matches)}）；请写完整")
 
 
+def _unfinished(root: Path | None, since: float | None = None) -> Iterator[tuple[SavedGame, Session | None, str]]:
+    """Every saved game, newest first, read-only: (game, its Session, "") for one that can be played on, or
+    (game, None, why not) — abandoned, damaged and why, over. `since` (time.time()): games whose journal was
+    last written before it are passed over unread."""
+    for game in reversed(all_games(root)):
+        try:
+            if since is not None and game.journal.stat().st_mtime < since:
+                continue
+            if game.abandoned:
+                yield game, None, f"{game.id}：已放弃（`narrator resume {game.id}` 仍可继续）"
+                continue
+            session = game.load()
+        except (OSError, JournalError) as exc:
+            yield game, None, f"{game.id}：无法读取（{exc}）"
+            continue
+        yield (game, None, f"{game.id}：已经结束") if session.over else (game, session, "")
+
+
 def latest_to_resume(root: Path | None = None) -> tuple[SavedGame, list[str]]:
     """The newest game that is unfinished, has answers and was not abandoned, and why each newer game was
     skipped (one sentence each: abandoned, over, no answer yet, damaged and why). Read-only."""
     skipped: list[str] = []
-    for game in reversed(all_games(root)):
-        if game.abandoned:
-            skipped.append(f"{game.id}：已放弃（`narrator resume {game.id}` 仍可继续）")
-            continue
-        try:
-            session = game.load()
-        except JournalError as exc:
-            skipped.append(f"{game.id}：无法读取（{exc}）")
-            continue
-        if session.over:
-            skipped.append(f"{game.id}：已经结束")
+    for game, session, why in _unfinished(root):
+        if session is None:
+            skipped.append(why)
         elif not session.answers:
             skipped.append(f"{game.id}：还没有回答")
         else:
@@ -317,15 +328,8 @@ def resume_game(spec: str | None, root: Path | None = None) -> Resumed:
 def recoverable(root: Path | None = None, *, within_s: float = 86400.0) -> tuple[SavedGame, Session] | None:
     """The latest unfinished game played in the last `within_s` seconds and not abandoned (what `serve`
     offers to continue at power-on), with its Session; None when there is none."""
-    now = time.time()
-    for game in reversed(all_games(root)):
-        try:
-            if game.abandoned or now - game.journal.stat().st_mtime > within_s:
-                continue
-            session = game.load()
-        except (OSError, JournalError):
-            continue
-        if not session.over:
+    for game, session, _ in _unfinished(root, since=time.time() - within_s):
+        if session is not None:
             return game, session
     return None
 

@@ -375,11 +375,11 @@ class Lobby:
         return [self.line("after")]
 
     def _ready_lines(self) -> list[Line]:
-        from narrator.judge.rules_talk import changed, paragraph
+        from narrator.judge.rules_talk import differing, paragraph
         from narrator.play.lines import deal_line
 
         setup = self._setup(self.step.rules)
-        names = changed(setup, also=[r.switch for r in self.step.rules])
+        names = differing(setup, also=[r.switch for r in self.step.rules])
         out = [paragraph(self.script, setup.rules, names)] if names else []
         return [*out, deal_line(self.script, setup), self.line("ready_hint")]
 
