@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_fair_nights import CASES
 
 from narrator.audio import SAMPLE_RATE
 from narrator.audio.conductor import Conductor
@@ -30,14 +31,7 @@ HERE = Path(__file__).parent
 NIGHTS = HERE / "fair_nights"
 DAYS = HERE / "fair_days"
 HOST_S = (0.0, 4.0, 8.0, 15.0)
-NIGHT_PAIRS = [
-    ("reference", "witch_saves"),
-    ("reference", "witch_dead"),
-    ("reference", "seer_dead"),
-    ("reference", "no_kill"),
-    ("reference", "witch_poisons"),
-    ("classic_thief_plays", "classic_thief_buried"),
-]
+NIGHT_PAIRS = CASES  # the night pairs of tests/test_fair_nights.py, here at every host speed
 DAY_PAIRS = [
     ("idiot_exiled", "villager_exiled"),
     ("hunter_exiled", "villager_exiled_7"),

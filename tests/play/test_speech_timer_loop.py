@@ -4,6 +4,8 @@ the real Conductor (no sound device: table lines are recorded when they would st
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from play_testkit import SCENARIOS
 
@@ -68,20 +70,31 @@ class PacedEar:
     def close(self) -> None: ...
 
 
-def test_speeches_are_timed_passed_and_paused() -> None:
+def timed_day(edit: Callable[[list[str | float], int], None]) -> tuple[Session, TimedMouth]:
+    """Scenario 010 played through the live loop on a fake clock, the host's words changed by `edit(words,
+    first)` (`first`: the index in the scenario's utterances of day 1's first 过 — the night's victim's last
+    words, then the speeches; numbers in the words are seconds of silence). The game must end as the
+    scenario does."""
     scenario = Scenario.load(SCENARIOS / "010_parity_win.yaml")
     scripted = host_script(scenario)
     words: list[str | float] = ["开始", *scripted.utterances]
-    first = scripted.utterances.index("过")  # day 1: the night's victim's last words, then the speeches
-    # 200 s of silence: the last words and then 2号's speech both run to 时间到; 3号 pauses for 5 minutes,
-    # goes on, and ends with 过; the rest say 过 at once.
-    words[first + 1:first + 3] = [200.0, "暂停", 300.0, "继续", 10.0, "过"]
+    edit(words, scripted.utterances.index("过"))
     clock = FakeClock()
     mouth = TimedMouth(clock)
     session = Session(scripted.game.setup, scripted.game.seed)
     live = Live(session, mouth, PacedEar(clock, words), now=clock.now, clock=clock, poll_s=0.5)
     assert live.run().code == 0
     assert session.game.journal == scripted.game.journal
+    return session, mouth
+
+
+def test_speeches_are_timed_passed_and_paused() -> None:
+    # 200 s of silence: the last words and then 2号's speech both run to 时间到; 3号 pauses for 5 minutes,
+    # goes on, and ends with 过; the rest say 过 at once.
+    def pauses(words: list[str | float], first: int) -> None:
+        words[first + 1:first + 3] = [200.0, "暂停", 300.0, "继续", 10.0, "过"]
+
+    session, mouth = timed_day(pauses)
     said = mouth.heard_at
     speech = [i for i, (_, text) in enumerate(said) if text.endswith("发言。") and text.startswith("请")]
     start = said[speech[0]][0]
@@ -100,17 +113,10 @@ def test_speeches_are_timed_passed_and_paused() -> None:
 def test_words_not_understood_never_end_a_speech_and_time_up_moves_the_game_on() -> None:
     """Heard mid-speech but not a command ("我觉得三号是狼"): the speech runs to 时间到 and the game goes
     on by itself — no 请回答 reminders, no waiting."""
-    scenario = Scenario.load(SCENARIOS / "010_parity_win.yaml")
-    scripted = host_script(scenario)
-    words: list[str | float] = ["开始", *scripted.utterances]
-    first = scripted.utterances.index("过")
-    words[first + 1:first + 1] = ["我觉得三号是狼", 100.0, "今天天气不错", 200.0]
-    clock = FakeClock()
-    mouth = TimedMouth(clock)
-    session = Session(scripted.game.setup, scripted.game.seed)
-    live = Live(session, mouth, PacedEar(clock, words), now=clock.now, clock=clock, poll_s=0.5)
-    assert live.run().code == 0
-    assert session.game.journal == scripted.game.journal
+    def talks(words: list[str | float], first: int) -> None:
+        words[first + 1:first + 1] = ["我觉得三号是狼", 100.0, "今天天气不错", 200.0]
+
+    _, mouth = timed_day(talks)
     texts = [text for _, text in mouth.heard_at]
     assert texts.count("时间到。") >= 1 and "请回答。" not in texts
 
