@@ -27,7 +27,8 @@ LABELS_HANS: dict[str, str] = {
     "beauty.none": "狼美人没有魅惑", "lovers": "丘比特连{seats}为情侣", "model": "野孩子选{seat}做榜样",
     "thief": "盗贼{seat}拿了{role}", "thief.kept": "盗贼{seat}没有换牌", "wild": "野孩子{seat}变成狼人",
     "same_guard_save": "同守同救：{seat}被守护又被救，仍然出局",
-    "nothing": "（这一夜没有行动）", "sheriff.vote": "警长投票", "vote.exile": "放逐投票", "pk.vote": "PK投票",
+    "nothing": "（这一夜没有行动）", "unfinished": "（游戏停在这里，未完）",
+    "sheriff.vote": "警长投票", "vote.exile": "放逐投票", "pk.vote": "PK投票",
     "election": "竞选警长：{seats}上警", "election.none": "竞选警长：没有人上警", "withdrew": "{seats}退水",
     "elected": "{seat}当选警长", "no_sheriff": "没有警长", "exiled": "{seat}被放逐", "no_exile": "没有人出局",
     "tied": "{seats}平票", "abstain": "弃票", "result_only": "（只报了结果，没有票型）",
@@ -320,6 +321,10 @@ def build_recap(journal: Iterable[ev.Event], lang: str = "zh-Hans", title: str =
     b = _Builder(lang)
     for event in journal:
         b.apply(event)
+    # A game that stopped half-way ends its story where it stopped, saying so: the night or day it stopped in
+    # is unfinished (an empty one has not happened yet, so it is not "a night without actions").
+    if b.out.winner is None and b.out.story:
+        b.out.story[-1][1].append(b.L["unfinished"])
     for name, notes in b.out.story:
         if not notes and name.endswith(b.L["night"][-1]):
             notes.append(b.L["nothing"])

@@ -130,6 +130,25 @@ def _distance_between(one: tuple[float, ...], other: tuple[float, ...]) -> float
     return math.dist(mid, mid2)
 
 
+def test_a_game_cut_off_shows_where_it_stopped_and_no_night_that_never_happened() -> None:
+    """A game stopped as night 3 fell: its story ends with 第三夜 marked unfinished, never as a night
+    without actions; cut later in that night, the night's actions so far come first; a whole game has no mark."""
+    from narrator.engine import events as ev
+
+    journal = list(played("030_idiot_reveals_then_cannot_vote.yaml").journal)
+    fell = next(i for i, e in enumerate(journal) if isinstance(e, ev.NightFell) and e.night == 3)
+    cut = build_recap(journal[: fell + 1])
+    assert cut.story[-1] == ("第三夜", ["（游戏停在这里，未完）"])
+    assert "这一夜没有行动" not in markdown(cut) + html(cut) and cut.result == "游戏还没有结束"
+    assert [name for name, _ in cut.story] == ["第一夜", "第一天", "第二夜", "第二天", "第三夜"]
+    killed = next(i for i, e in enumerate(journal) if i > fell and isinstance(e, ev.WolvesChoseVictim))
+    later = build_recap(journal[: killed + 1])
+    assert later.story[-1][0] == "第三夜" and later.story[-1][1][-1] == "（游戏停在这里，未完）"
+    assert later.story[-1][1][0].startswith("狼人")
+    whole = build_recap(journal)
+    assert all("未完" not in note for _, notes in whole.story for note in notes)
+
+
 def test_seats_are_said_as_the_judge_says_them_and_tables_have_headers() -> None:
     recap = build_recap(host_script(demo_scenario()).game.journal)
     text = markdown(recap)
