@@ -132,9 +132,21 @@ def test_every_documented_command_exists_with_its_options(where: str, line: str)
     assert named <= known, f"{where}: `narrator {' '.join(path)}` has no {sorted(named - known)} ({line})"
 
 
+def line_references(text: str) -> set[str]:
+    """The files of `file:line` references (rules.md:12-14, 000:85): a clock time (21:05) is not one."""
+    found = re.findall(r"(?<![\w/.:-])([\w./-]+):(\d+)(?:-\d+)?(?![\w:])", text)
+    return {name for name, line in found if not (re.fullmatch(r"\d{1,2}", name) and len(line) == 2)}
+
+
+def test_a_line_reference_names_its_file() -> None:
+    assert line_references("see presets.yaml:39-41 and 000:85, 002:21; at 21:05 (1:2)") == {
+        "presets.yaml", "000", "002", "1"}
+
+
 def test_every_file_the_documents_name_is_in_the_repository() -> None:
-    """A link or a named .md/.py/.yaml file resolves inside the repository (beside the document, or from
-    its root), so a reader never meets a reference to a file they do not have."""
+    """A link, a named .md/.py/.yaml file or the file of a `file:line` reference resolves inside the
+    repository (beside the document, or from its root), so a reader never meets a reference to a file they
+    do not have."""
     names = set()
     for _folder, dirs, files in os.walk(ROOT):
         dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
@@ -144,7 +156,7 @@ def test_every_file_the_documents_name_is_in_the_repository() -> None:
         text = doc.read_text(encoding="utf-8")
         links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
         named = re.findall(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:md|py|yaml|toml))\b", text)
-        for ref in {*(x for x in links if "://" not in x), *named}:
+        for ref in {*(x for x in links if "://" not in x), *named, *line_references(text)}:
             if Path(ref).stem.isupper() or Path(ref).stem.startswith("NNN"):
                 continue  # a placeholder (PHRASES.yaml, NNN_what_it_proves.yaml), not a file
             if not ((doc.parent / ref).exists() or (ROOT / ref).exists() or Path(ref).name in names):
