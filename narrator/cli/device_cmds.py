@@ -58,7 +58,7 @@ def setup(
     cache, pick the table/host/mic devices (test tone, mic level meter), and write the config file."""
     from narrator.play import setup as steps
     from narrator.play.config import Config, ConfigError, parse_inputs
-    from narrator.play.devices import DeviceProblem, all_devices, check_device
+    from narrator.play.devices import ROLES, DeviceProblem, all_devices, check_device
     from narrator.play.paths import config_path
 
     ask = not yes and sys.stdin.isatty()
@@ -100,20 +100,19 @@ def setup(
         typer.echo("Audio devices (index, name, inputs/outputs):")
         for d in devices:
             typer.echo(f"  {d.index:>3}  {d.name}  [{d.inputs} in / {d.outputs} out]")
-    picks = (("table", table, "桌上的音箱", False), ("host", host, "主持人耳机", False),
-             ("mic", mic, "麦克风", True))
-    for key, given, role, needs_input in picks:
+    picks = (("table", table, False), ("host", host, False), ("mic", mic, True))
+    for key, given, needs_input in picks:
         if key == "mic" and "voice" not in config.game.input and given is None:
             continue
         value = given if given is not None else getattr(config.audio, key)
         while True:
             if ask and given is None:
-                value = typer.prompt(f"{role} ({key})", default=value or "", show_default=True)
+                value = typer.prompt(f"{ROLES[key]} ({key})", default=value or "", show_default=True)
             if value in ("", "none") and key != "mic":
                 setattr(config.audio, key, value)
                 break
             try:
-                found = check_device(value, role, needs_input=needs_input)
+                found = check_device(value, key, needs_input=needs_input)
                 if test:
                     _test(key, value)
             except (DeviceProblem, OSError, RuntimeError) as exc:
@@ -123,7 +122,7 @@ def setup(
                 failed += 1
                 break
             typer.echo(f"✓ {key}: {value} → {found}")
-            if ask and given is None and test and not typer.confirm("听到了吗 / 电平有变化吗？", default=True):
+            if ask and given is None and test and not typer.confirm("Heard it / did the level move?", default=True):
                 continue
             setattr(config.audio, key, value)
             break
@@ -163,14 +162,14 @@ def _test(key: str, value: str) -> None:
     from narrator.play.devices import DeviceProblem
 
     if key == "mic":
-        typer.echo("  请说几句话（3 秒）…")
+        typer.echo("  say a few words (3 s)…")
         levels = s.mic_levels(value)
-        typer.echo(f"  电平：{s.meter(levels)}  最高 {max(levels, default=-120):.0f} dBFS")
+        typer.echo(f"  level: {s.meter(levels)}  peak {max(levels, default=-120):.0f} dBFS")
         problem = s.mic_problem(levels)
         if problem:
             raise DeviceProblem(problem)
     else:
-        typer.echo("  测试音…")
+        typer.echo("  test tone…")
         s.play_tone(value)
 
 

@@ -152,8 +152,8 @@ def presets() -> None:
     width = max(cells(name) for name in names)
     for name in names:
         setup = make_setup(name)
-        cards = "、".join(f"{role.zh}×{n}" for role, n in Counter(setup.deck).items())
-        typer.echo(f"{name}{' ' * (width - cells(name))}  {setup.players:>2}人  {cards}")
+        cards = ", ".join(f"{role.zh}×{n}" for role, n in Counter(setup.deck).items())
+        typer.echo(f"{name}{' ' * (width - cells(name))}  {setup.players:>2} players  {cards}")
     sys.stdout.flush()
 
 

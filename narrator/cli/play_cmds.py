@@ -174,8 +174,8 @@ def play(
     chosen_lang = lang.value if lang is not None else config.game.lang
     problem = store.writable_problem(games_dir())
     if problem is not None:
-        raise fail(f"存不了游戏：{games_dir()}（{problem.strerror or problem}）；让它可写、腾出空间，"
-                   "或用 NARRATOR_DATA_DIR 指定别的文件夹")
+        raise fail(f"cannot save games in {games_dir()} ({problem.strerror or problem}): make it writable, "
+                   "free some space, or choose another folder with NARRATOR_DATA_DIR")
     session = Session(setup, random.randrange(1 << 31) if seed is None else seed, lang=chosen_lang)
     try:
         outcome = run_game(session, wiring, new=NewGame(name, live.saved()))
@@ -283,7 +283,8 @@ def recap(
     try:
         page, md = write_pages(summary, saved.recap_stem)
     except OSError as exc:  # a read-only or full data folder: the recap was printed; the pages could not be saved
-        raise fail(f"复盘没能保存到 {saved.folder}：{exc.strerror or exc}（让它可写或腾出空间）") from exc
+        raise fail(f"cannot save the recap in {saved.folder}: {exc.strerror or exc} (make it writable or free "
+                   "some space)") from exc
     if out is not None:
         try:
             out.write_text(page.read_text(encoding="utf-8"), encoding="utf-8")

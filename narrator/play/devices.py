@@ -9,7 +9,12 @@ from dataclasses import dataclass
 
 
 class DeviceProblem(ValueError):
-    """The device cannot be used; the message says which and what to do."""
+    """The device cannot be used; the message says which and what to do (in English: it is the operator's
+    problem, see docs/architecture.md "Languages")."""
+
+
+ROLES = {"table": "the table's speaker", "host": "the host's earpiece", "mic": "the microphone"}
+"""What each configured device is for, as the messages about it name it."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +37,7 @@ def all_devices(refresh: bool = True) -> list[Device]:
             sd._initialize()
         found = sd.query_devices()
     except (OSError, Exception) as exc:  # PortAudio missing, or its init failed
-        raise DeviceProblem(f"没有可用的音频系统（{exc}）；请安装 libportaudio2 并检查声卡") from exc
+        raise DeviceProblem(f"no audio system ({exc}); install libportaudio2 and check the sound card") from exc
     return [Device(i, str(d["name"]), int(d["max_input_channels"]), int(d["max_output_channels"]))
             for i, d in enumerate(found)]
 
@@ -45,27 +50,28 @@ def pulse_sinks(sources: bool = False) -> list[str]:
     return [row.split("\t")[1] for row in res.stdout.splitlines() if "\t" in row]
 
 
-def check_device(spec: str, role: str, *, needs_input: bool = False) -> str:
-    """A short description of the device `spec` names, or DeviceProblem. `role`: 桌上的音箱 / 主持人耳机 / 麦克风."""
-    fix = "`narrator setup` 可以重新选择，`narrator devices` 列出输出设备"
+def check_device(spec: str, key: str, *, needs_input: bool = False) -> str:
+    """A short description of the device `spec` names, or DeviceProblem. `key`: table, host or mic."""
+    role = ROLES[key]
+    fix = "`narrator setup` chooses another, `narrator devices` lists them"
     if spec in ("", "none"):
         return "none"
     if spec.startswith("pulse:"):
         sink = spec.removeprefix("pulse:")
         names = pulse_sinks(sources=needs_input)
         if sink and sink not in names:
-            raise DeviceProblem(f"{role}：PulseAudio 里没有 {sink!r}（现有：{', '.join(names) or '无'}）；{fix}")
+            raise DeviceProblem(f"{role}: PulseAudio has no {sink!r} (it has: {', '.join(names) or 'none'}); {fix}")
         spec = "pulse"
     devices = all_devices()
     usable = [d for d in devices if (d.inputs if needs_input else d.outputs) > 0]
     if spec == "default":
         if not usable:
-            raise DeviceProblem(f"{role}：这台机器没有{'输入' if needs_input else '输出'}设备；{fix}")
+            raise DeviceProblem(f"{role}: this machine has no {'input' if needs_input else 'output'} device; {fix}")
         return "default"
     if spec.isdigit():
         match = [d for d in usable if d.index == int(spec)]
     else:
         match = [d for d in usable if spec.lower() in d.name.lower()]
     if not match:
-        raise DeviceProblem(f"{role}：找不到设备 {spec!r}；{fix}")
+        raise DeviceProblem(f"{role}: no device {spec!r}; {fix}")
     return f"{match[0].index} {match[0].name}"

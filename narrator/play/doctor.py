@@ -106,14 +106,14 @@ def check_echo(config: Config, listening: bool) -> Iterator[Finding]:
 
 
 def check_devices(config: Config, mic_needed: bool) -> Iterator[Finding]:
-    wanted = [("table", config.audio.table, "桌上的音箱", False)]
+    wanted = [("table", config.audio.table, False)]
     if config.audio.host:
-        wanted.append(("host", config.audio.host, "主持人耳机", False))
+        wanted.append(("host", config.audio.host, False))
     if mic_needed:
-        wanted.append(("mic", config.audio.mic, "麦克风", True))
-    for key, spec, role, needs_input in wanted:
+        wanted.append(("mic", config.audio.mic, True))
+    for key, spec, needs_input in wanted:
         try:
-            found = check_device(spec, role, needs_input=needs_input)
+            found = check_device(spec, key, needs_input=needs_input)
         except DeviceProblem as exc:
             yield Finding("problem", str(exc), f"narrator setup --{key} DEVICE  (or plug it in)")
         else:

@@ -108,11 +108,11 @@ class Wiring:
                                    "(or answer with --input keypad or --input text)")
         try:
             if self.table != "none":
-                check_device(self.table, "桌上的音箱")
+                check_device(self.table, "table")
             if self.host:
-                check_device(self.host, "主持人耳机")
+                check_device(self.host, "host")
             if "voice" in self.inputs:
-                check_device(self.mic, "麦克风", needs_input=True)
+                check_device(self.mic, "mic", needs_input=True)
         except DeviceProblem as exc:
             raise StartProblem(str(exc)) from exc
         if players is not None and "voice" in self.inputs:  # the model's words, checked before any line
@@ -173,7 +173,7 @@ class Wiring:
             return AudioMouth(speaker, make, printer, offline=offline, seed=seed, pacing=scaled_pacing(self.pace),
                               host_words=scaled_host_words(self.pace), clock=bootstrap.clock())
         except DeviceLost as exc:
-            raise StartProblem(f"打不开桌上的音箱 {self.table!r}：{exc.why}") from exc
+            raise StartProblem(f"cannot open the table's speaker {self.table!r}: {exc.why}") from exc
 
     def _voice(self, lang: str, warn: Any) -> tuple[Any, Any, Any]:
         """The speaker, the offline speaker and the sounds for `lang`: made once per Wiring, so the mouths of

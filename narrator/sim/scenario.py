@@ -86,7 +86,7 @@ class Scenario:
         try:
             setup = make_setup(data.get("preset"), data.get("roles"), data.get("rules"))
         except SetupError as exc:
-            raise ScenarioError(f"invalid set-up: {exc}") from exc
+            raise ScenarioError(f"invalid set-up: \"{exc}\"") from exc  # the rule book's words, quoted
         seed = int(data.get("seed") or 0)
         deal = _deal(setup, data.get("seats"), seed)
         answers = []

@@ -49,7 +49,7 @@ def demo_words() -> tuple[list[str], object]:
     (["--players", "7"], "没有叫 7人标准局 的板子"),
     (["--preset", "12人预女猎白", "--players", "10"], "是12人局，不是10人"),
     (["--input", "telepathy"], "unknown input telepathy"),
-    (["--input", "text", "--table-device", "no-such-speaker-xyz"], "找不到设备 'no-such-speaker-xyz'"),
+    (["--input", "text", "--table-device", "no-such-speaker-xyz"], "speaker: no device 'no-such-speaker-xyz'"),
     (["--input", "text", "--table-device", "none", "--host-device", "pulse:no_such_sink"], "no_such_sink"),
     ([*TEXT, "--grammar", "missing.yaml"], "--grammar missing.yaml: cannot read the grammar missing.yaml"),
     ([*TEXT, "--grammar", "nope"], "cannot read the grammar"),

@@ -44,7 +44,7 @@ def test_setup_writes_the_config_and_is_safe_to_run_again(home: Path) -> None:
 def test_setup_reports_a_device_that_is_not_there(home: Path) -> None:
     code, out = invoke("setup", *QUIET, "--no-test", "--input", "text", "--table", "no-such-speaker-xyz")
     assert code == 1
-    assert "找不到设备 'no-such-speaker-xyz'" in out and "run `narrator setup` again" in out
+    assert "no device 'no-such-speaker-xyz'" in out and "run `narrator setup` again" in out
     code, out = invoke("setup", *QUIET, "--input", "telepathy")
     assert code == 2 and "unknown input telepathy" in out
 
@@ -60,7 +60,7 @@ def test_doctor_says_ready_or_each_problem_with_its_fix(home: Path) -> None:
     cfg = home / "config" / "config.toml"
     cfg.write_text(cfg.read_text(encoding="utf-8").replace('table = "none"', 'table = "no-such-speaker-xyz"'))
     code, out = invoke("doctor")
-    assert code == 1 and "找不到设备 'no-such-speaker-xyz'" in out and "fix: narrator setup --table DEVICE" in out
+    assert code == 1 and "no device 'no-such-speaker-xyz'" in out and "fix: narrator setup --table DEVICE" in out
     cfg.write_text(cfg.read_text(encoding="utf-8").replace('table = "no-such-speaker-xyz"', 'table = "none"')
                    .replace('input = "text"', 'input = "voice,text"'))
     code, out = invoke("doctor")
