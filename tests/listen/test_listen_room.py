@@ -2,7 +2,9 @@
 (espeak-ng, through the real Player and Mixer, over the looping night bed); a scripted host plays its
 answer clips into it (paplay) when asked; the ear records `room.monitor` through the real microphone
 adapter (sounddevice, PortAudio's pulse device), with the real VAD, hold-off and echo tail, the real
-dialogue and Session, and answers a full night and a day with a vote.
+dialogue and Session, and answers a full night and a day with a vote. The host's own lines go to his console,
+as in a game without an earpiece: they are not in the room, and playing them would only make the game a
+third longer (the earpiece is played in tests/play/test_play_live_audio.py and the room tests).
 
 The recogniser stage is a TEST DOUBLE: the Chinese model cannot be had here, so `ClipRecognizer`
 recognises which scripted clip was played (normalised cross-correlation against every clip). It knows
@@ -140,18 +142,18 @@ def test_a_night_and_a_day_answered_by_voice_through_the_room(pulse: object, tmp
     ear = MicEar(recognizer, grammar, Endpointer(SileroVad(), EndpointConfig(trailing_s=0.4)),  # type: ignore[arg-type]
                  tail_s=0.35, device="pulse:room.monitor")
     mixer = Mixer(builtin_sounds())
-    player = Player(mixer, OutputConfig(device="pulse", pulse_sink="room"),
-                    OutputConfig(device="pulse", pulse_sink="host"))
+    player = Player(mixer, OutputConfig(device="pulse", pulse_sink="room"))  # no earpiece: the host's console
     said: list[Line] = []
 
     def say(line: Line) -> None:
-        clip = speak(line.text, tmp_path)
-        if line.to == "all":  # the earpiece (sink "host") is not in the room
-            recognizer.add(line.text, resample(clip, OUT_RATE, SAMPLE_RATE).astype(np.float32), judge=True)
         said.append(line)
+        if line.to == "host":  # printed on the host's console, never in the room
+            return
+        clip = speak(line.text, tmp_path)
+        recognizer.add(line.text, resample(clip, OUT_RATE, SAMPLE_RATE).astype(np.float32), judge=True)
         player.say(line, clip, 0.05)
         deadline = time.monotonic() + 30.0 + len(clip) / OUT_RATE  # fail, never hang on a stalled stream
-        while not (mixer.is_drained("all") and mixer.is_drained("host")):
+        while not mixer.is_drained("all"):
             assert time.monotonic() < deadline, f"the room never finished playing {line.text!r}"
             time.sleep(0.01)
 
