@@ -21,6 +21,8 @@ import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config.option, "loadscopereorder"):  # groups are handed out in the order collected (below)
+        config.option.loadscopereorder = False
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker is None:
         return
@@ -68,6 +70,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if uses[item.nodeid]:
             item.add_marker(pytest.mark.xdist_group(root(uses[item.nodeid][0])))
+    # The long work first, the short last (longest first is how a few workers finish together): the groups
+    # holding a slow test (a slow test sharing an expensive set-up, such as the voice cache builds), then the
+    # other slow tests, then the rest, each part in the order collected. xdist hands the work out in this
+    # order: pytest_configure turns off its own (by group size, which left the voice cache build to the end).
+    slow_groups = {root(uses[i.nodeid][0]) for i in items if uses[i.nodeid] and i.get_closest_marker("slow")}
+
+    def part(item: pytest.Item) -> int:
+        if uses[item.nodeid] and root(uses[item.nodeid][0]) in slow_groups:
+            return 0
+        return 1 if item.get_closest_marker("slow") else 2
+
+    items.sort(key=part)
 
 
 # --- PulseAudio with null sinks (tests/audio) -------------------------------------------------------
