@@ -71,15 +71,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if uses[item.nodeid]:
             item.add_marker(pytest.mark.xdist_group(root(uses[item.nodeid][0])))
     # The long work first, the short last (longest first is how a few workers finish together): the groups
-    # holding a slow test (a slow test sharing an expensive set-up, such as the voice cache builds), then the
-    # other slow tests, then the rest, each part in the order collected. xdist hands the work out in this
-    # order: pytest_configure turns off its own (by group size, which left the voice cache build to the end).
+    # holding a slow test (a slow test sharing an expensive set-up, such as the voice cache builds), the
+    # other slow tests, the other groups (a shared set-up), then the rest, each part in the order collected.
+    # xdist hands the work out in this order: pytest_configure turns off its own (by group size, which left
+    # single slow tests such as the voice cache builds to the end, one worker busy while the other idled).
     slow_groups = {root(uses[i.nodeid][0]) for i in items if uses[i.nodeid] and i.get_closest_marker("slow")}
 
     def part(item: pytest.Item) -> int:
-        if uses[item.nodeid] and root(uses[item.nodeid][0]) in slow_groups:
+        grouped = bool(uses[item.nodeid])
+        if grouped and root(uses[item.nodeid][0]) in slow_groups:
             return 0
-        return 1 if item.get_closest_marker("slow") else 2
+        return 1 if item.get_closest_marker("slow") else 2 if grouped else 3
 
     items.sort(key=part)
 
