@@ -51,11 +51,38 @@ def shared_setups(item: pytest.Item) -> list[str]:
     return found
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+@pytest.hookimpl(wrapper=True)  # before xdist reads the marks, and after it has (or has not) used them
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Iterator[None]:
     """Tests that share a set-up go to one worker together (the `xdist_group` mark, honoured by
     `--dist loadgroup`): tests are joined when they use the same instance of a shared fixture, directly or
     through another test, so two set-ups of one module that no test uses together may run on two workers."""
+    group_and_order(items)
+    yield
+    if getattr(config.option, "loadgroup", False):
+        name_the_groups(items)
+
+
+def name_the_groups(items: list[pytest.Item]) -> None:
+    """On an xdist worker under `--dist loadgroup`: each grouped test's id ends in `@group`, which is how the
+    controller sees the group. xdist 3.8 writes it to `item._nodeid`, which pytest no longer reads (the id
+    is `item._id`), so every group was silently ignored — each worker then made every shared set-up itself
+    (the edge-tts voice cache twice over). Here it is written where this pytest keeps it."""
+    for item in items:
+        names = sorted({str(m.args[0]) for m in item.iter_markers("xdist_group") if m.args})
+        suffix = f"@{'_'.join(names)}"
+        if not names or item.nodeid.endswith(suffix):  # none, or xdist's own writing took
+            continue
+        grouped = item.nodeid + suffix
+        if hasattr(item, "_id"):
+            from _pytest.nodeid import coerce_node_id
+
+            item._id = coerce_node_id(grouped)
+        else:
+            item._nodeid = grouped
+        assert item.nodeid == grouped, "this pytest keeps a test's id elsewhere: the groups would be ignored"
+
+
+def group_and_order(items: list[pytest.Item]) -> None:
     parent: dict[str, str] = {}
 
     def root(key: str) -> str:
