@@ -30,7 +30,7 @@ from narrator.sim.scenario import Scenario
 HERE = Path(__file__).parent
 NIGHTS = HERE / "fair_nights"
 DAYS = HERE / "fair_days"
-HOST_S = (0.0, 4.0, 8.0, 15.0)
+HOST_S = (0.0, 4.0, 8.0, 15.0, 30.0)
 NIGHT_PAIRS = CASES  # the night pairs of tests/test_fair_nights.py, here at every host speed
 DAY_PAIRS = [
     ("idiot_exiled", "villager_exiled"),

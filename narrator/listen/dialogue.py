@@ -146,6 +146,9 @@ class Dialogue:
         self.held: list[Heard] = []
         """Answers typed or keyed while paused: answered in turn after 继续."""
         self.gave_up = False
+        self.wake: Callable[[], float | None] | None = None
+        """Called while the host is waited for: does what is due at the table now (the Conductor's "请稍等",
+        narrator/audio/conductor.py) and returns s until it must be called again (None: never)."""
 
     # ---- saying ---------------------------------------------------------------------------------------
 
@@ -208,6 +211,9 @@ class Dialogue:
                 self.last = self.question(prompt)
             wait = None if self.paused else (self.cfg.ask_again_s if reminders == 0 else self.cfg.remind_s)
             timeout = None if wait is None else max(0.0, wait - (self.clock.now() - silent_since))
+            due = self.wake() if self.wake is not None else None
+            if due is not None:
+                timeout = due if timeout is None else min(timeout, due)
             held = self.held.pop(0) if self.held and not self.paused else None
             heard = held or self.ear.listen(prompt, self.session.setup.players, timeout)
             if heard is None:

@@ -1,12 +1,14 @@
 """Fair play through the live loop with a slow host: the host answers every question 15 s after hearing it
-(with the holds alone, night 2 lasted 8.4 s longer here with the witch alive). Played by `Live` on a fake clock
-through the real Conductor and Dialogue, the witch alive on night 2 or killed on night 1: every night's
-table lines start at the same moments after 天黑请闭眼."""
+(with the holds alone, night 2 lasted 8.4 s longer here with the witch alive), or 30 s — past the bound, so
+the table hears "请稍等" at every step that waits for his words. Played by `Live` on a fake clock through the
+real Conductor and Dialogue (its reminders to the host included), the witch alive on night 2 or killed on
+night 1: every night's table lines start at the same moments after 天黑请闭眼."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_speech_timer_loop import PacedEar, TimedMouth
 
 from narrator.clock import FakeClock
@@ -16,14 +18,13 @@ from narrator.session import Session
 from narrator.sim.scenario import Scenario
 
 PAIRS = Path(__file__).parent.parent / "fair_nights"
-HOST_S = 15.0
 
 
-def nights(name: str) -> list[list[tuple[float, str]]]:
+def nights(name: str, host_s: float) -> list[list[tuple[float, str]]]:
     scripted = host_script(Scenario.load(PAIRS / f"{name}.yaml"))
     words: list[str | float] = ["开始"]
     for word in scripted.utterances:
-        words += [HOST_S, word]
+        words += [host_s, word]
     clock = FakeClock()
     mouth = TimedMouth(clock)
     session = Session(scripted.game.setup, scripted.game.seed)
@@ -38,7 +39,10 @@ def nights(name: str) -> list[list[tuple[float, str]]]:
     return [[(round(t - night[0][0], 3), text) for t, text in night] for night in found]
 
 
-def test_a_slow_hosts_nights_do_not_tell_whether_the_witch_is_alive() -> None:
-    alive, dead = nights("reference"), nights("witch_dead")
+@pytest.mark.parametrize("host_s", (15.0, 30.0), ids=lambda s: f"host{s:g}s")
+def test_a_slow_hosts_nights_do_not_tell_whether_the_witch_is_alive(host_s: float) -> None:
+    alive, dead = nights("reference", host_s), nights("witch_dead", host_s)
     assert len(alive) == len(dead) == 2
     assert alive == dead
+    waits = [text for night in alive for _, text in night if text == "请稍等。"]
+    assert len(waits) >= (4 if host_s > 20 else 0)  # past the bound: at the wolves' and witch's steps, both games
