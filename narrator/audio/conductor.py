@@ -110,6 +110,9 @@ class _Wait:
     said: int
     end: int
     words: int
+    key: str
+    text: str
+    """The line's key and text: the same line said again is a reminder."""
     told: bool = False
 
     def due(self, words: HostWords, answer_s: float) -> int:
@@ -211,21 +214,31 @@ class Conductor:
     def _place(self, line: Line) -> Placed:
         ch = "all" if line.to == "all" else "host"
         self._answered(line)
-        if ch == "all":
-            word = self._word
-            if word is not None and not word.told and max(self._now(), self._table_free()) > self._late(word):
-                self._say_wait(word)  # its next line is not due by the bound: every step alike
+        word = self._word
+        if ch == "all" and word is not None and self._reminds(line, word):
+            return self._put(line, ch, aside=True)
+        if ch == "all" and word is not None and not word.told and \
+                max(self._now(), self._table_free()) > self._late(word):
+            self._say_wait(word)  # its next line is not due by the bound: every step alike
         if ch == "all" and line.bed in ("night", "day"):
             self._begin_phase(line.bed)
         return self._put(line, ch)
 
-    def _put(self, line: Line, ch: str, wait_at: int | None = None) -> Placed:
-        """Place one line; `wait_at`: the table's "请稍等", at that frame (or later), its next line's wait kept."""
+    @staticmethod
+    def _reminds(line: Line, word: _Wait) -> bool:
+        """A reminder to a slow host at a public prompt (its question again, "请回答"): said when it is due,
+        and the line's wait for the host's words goes on (the table's next line is as late as without it)."""
+        return line.key == "listening.remind" or (line.key, line.text) == (word.key, word.text)
+
+    def _put(self, line: Line, ch: str, wait_at: int | None = None, aside: bool = False) -> Placed:
+        """Place one line; `wait_at`: the table's "请稍等", at that frame (or later), and `aside`: a reminder —
+        both keep the open wait for the host's words."""
         clip = np.asarray(self.voice(line), dtype=np.float32)
         now = self._now()
-        if wait_at is not None:
-            start = max(now, wait_at, self._end["all"])
-            hold = self._wait_pacer.draw(self.line_classes.get(line.key, line.pause))
+        if wait_at is not None or aside:
+            start = max(now, wait_at or 0, self._end["all"])
+            pacer = self._wait_pacer if wait_at is not None else self._table_pacer
+            hold = pacer.draw(self.line_classes.get(line.key, line.pause))
         elif ch == "all":
             start = max(now, self._table_free())
             hold = self._table_pacer.draw(self._class(line))
@@ -243,10 +256,10 @@ class Conductor:
             self._tickets[ch] = self.mixer.enqueue_line(line, clip, (end - said) / SR, lead_s=lead / SR)
         self._end[ch], self._said[ch] = end, said
         words = self.host_words
-        if ch == "all" and wait_at is None:
+        if ch == "all" and wait_at is None and not aside:
             self._timed = False
             if line.words > 0 and words is not None:
-                self._word = _Wait(said, end, line.words)
+                self._word = _Wait(said, end, line.words, line.key, line.text)
         p = Placed(line, start / SR, speech / SR, said / SR, end / SR, self.phase)
         self.timeline.append(p)
         if not audible:

@@ -146,6 +146,9 @@ class Dialogue:
         self.held: list[Heard] = []
         """Answers typed or keyed while paused: answered in turn after 继续."""
         self.gave_up = False
+        self.refused_in_secret = False
+        """An answer to this public prompt was refused for a secret reason (the host alone heard why): its
+        reminders go to the host too, so the table never hears that the answer is asked again."""
         self.wake: Callable[[], float | None] | None = None
         """Called while the host is waited for: does what is due at the table now (the Conductor's "请稍等",
         narrator/audio/conductor.py) and returns s until it must be called again (None: never)."""
@@ -155,10 +158,12 @@ class Dialogue:
     def secret_now(self, prompt: Prompt | None) -> bool:
         return self.session.hidden(prompt)  # one rule for every front end: narrator/session.py
 
-    def say(self, line: Line, prompt: Prompt | None, *, remember: bool = True) -> None:
-        if self.secret_now(prompt) and line.to != "host":
+    def say(self, line: Line, prompt: Prompt | None, *, remember: bool = True, quiet: bool = False) -> None:
+        """Say a line of the dialogue, routed: to the host at a hidden prompt (or `quiet`: a reminder after a
+        refusal for a secret reason), else its own lines ("listening.") to the table."""
+        if (self.secret_now(prompt) or quiet) and line.to != "host":
             line = Line(line.text, "host", line.pieces, line.key, line.pause, line.cue, line.bed)
-        elif not self.secret_now(prompt) and line.key.startswith("listening."):
+        elif not self.secret_now(prompt) and not quiet and line.key.startswith("listening."):
             line = Line(line.text, "all", line.pieces, line.key, line.pause, line.cue, line.bed)
         if remember:
             self.last = [line]
@@ -200,6 +205,7 @@ class Dialogue:
         """Listen until the Session accepts an answer; its Accepted, or None (game over, inputs ended)."""
         if asked:
             self.last = list(asked)
+        self.refused_in_secret = False
         pending: Answer | None = None
         silent_since = self.clock.now()
         reminders = 0
@@ -240,16 +246,17 @@ class Dialogue:
         return all(c is not None and c.is_set() for c in closed)
 
     def _remind(self, prompt: Prompt, reminders: int) -> None:
+        quiet = self.refused_in_secret
         if reminders == 0:
             lines = self.question(prompt)
             for line in lines:
-                self.say(line, prompt, remember=False)
-            self.last = [self._routed(x, prompt) for x in lines]
+                self.say(line, prompt, remember=False, quiet=quiet)
+            self.last = [self._routed(x, prompt, quiet) for x in lines]
         else:
-            self.say(self.script.line("listening", "remind"), prompt, remember=False)
+            self.say(self.script.line("listening", "remind"), prompt, remember=False, quiet=quiet)
 
-    def _routed(self, line: Line, prompt: Prompt) -> Line:
-        if self.secret_now(prompt):
+    def _routed(self, line: Line, prompt: Prompt, quiet: bool = False) -> Line:
+        if self.secret_now(prompt) or quiet:
             return Line(line.text, "host", line.pieces, line.key, line.pause, line.cue, line.bed)
         return line
 
@@ -305,7 +312,10 @@ class Dialogue:
             return _Pending(pending)
         refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
-            self.say(self.session.refusal_line(prompt, refusal), prompt)
+            line = self.session.refusal_line(prompt, refusal)
+            if line.to == "host" and not self.secret_now(prompt):
+                self.refused_in_secret = True  # a lover's ballot: the table must not hear it asked again
+            self.say(line, prompt)
             return _Pending(pending)
         if getattr(answer, "confirm", False) or self._reads_back(heard, answer, prompt):
             self.read_back(answer, prompt)

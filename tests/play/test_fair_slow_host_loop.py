@@ -17,11 +17,13 @@ from narrator.play.scripted import host_script
 from narrator.session import Session
 from narrator.sim.scenario import Scenario
 
-PAIRS = Path(__file__).parent.parent / "fair_nights"
+TESTS = Path(__file__).parent.parent
+PAIRS = TESTS / "fair_nights"
 
 
-def nights(name: str, host_s: float) -> list[list[tuple[float, str]]]:
-    scripted = host_script(Scenario.load(PAIRS / f"{name}.yaml"))
+def table(path: Path, host_s: float) -> list[tuple[float, str]]:
+    """The table's lines (start s, text) of the scenario played live, the host answering after `host_s`."""
+    scripted = host_script(Scenario.load(path))
     words: list[str | float] = ["开始"]
     for word in scripted.utterances:
         words += [host_s, word]
@@ -30,8 +32,12 @@ def nights(name: str, host_s: float) -> list[list[tuple[float, str]]]:
     session = Session(scripted.game.setup, scripted.game.seed)
     Live(session, mouth, PacedEar(clock, words), now=clock.now, clock=clock, poll_s=0.5).run()
     assert session.game.journal == scripted.game.journal
+    return mouth.table
+
+
+def nights(name: str, host_s: float) -> list[list[tuple[float, str]]]:
     found: list[list[tuple[float, str]]] = []
-    for t, text in mouth.table:
+    for t, text in table(PAIRS / f"{name}.yaml", host_s):
         if text.startswith("天黑请闭眼"):
             found.append([(t, text)])
         elif found and not found[-1][-1][1].startswith("天亮了"):
@@ -46,3 +52,19 @@ def test_a_slow_hosts_nights_do_not_tell_whether_the_witch_is_alive(host_s: floa
     assert alive == dead
     waits = [text for night in alive for _, text in night if text == "请稍等。"]
     assert len(waits) >= (4 if host_s > 20 else 0)  # past the bound: at the wolves' and witch's steps, both games
+
+
+@pytest.mark.parametrize("host_s", (15.0, 30.0), ids=lambda s: f"host{s:g}s")
+@pytest.mark.parametrize(("a", "b"), [("lovers_vote_refused", "lovers_vote_plain"), ("idiot_exiled", "villager_exiled"),
+                                      ("hunter_exiled", "villager_exiled_7")], ids=lambda name: name)
+def test_a_slow_hosts_day_does_not_tell_a_secret(a: str, b: str, host_s: float) -> None:
+    """By day through the live loop: a lover's ballot refused on the earpiece and read again (the reminders
+    after it to the host too), an idiot who does not flip, a hunter who does not shoot — the table's whole
+    game is the same as with nobody refused or asked; past the bound with "请稍等" at the same moments."""
+    ta, tb = (table(TESTS / "fair_days" / f"{x}.yaml", host_s) for x in (a, b))
+    assert ta == tb
+    waits = [text for _, text in ta if text == "请稍等。"]
+    if host_s > 20:
+        assert len(waits) >= 4
+    else:  # within the bound: at most at the first night's first step, before the host was ever timed
+        assert len(waits) <= 1
