@@ -174,12 +174,12 @@ class Conductor:
     def _now(self) -> int:
         return _f(self.now_s())
 
-    def wait_until(self, t_s: float) -> None:
-        """Sleep until `t_s` (conductor seconds), keeping the tape, the host console and the table's
+    def wait_until(self, t_s: float, *, wake: bool = True) -> None:
+        """Sleep until `t_s` (conductor seconds), keeping the tape, the host console and (`wake`) the table's
         "请稍等" up to date."""
         while True:
             self.pump()
-            late = self.wake()
+            late = self.wake() if wake else None
             now = self.now_s()
             left = t_s - now
             if left <= 0:
@@ -383,7 +383,7 @@ class Conductor:
 
     def settle(self) -> float:
         """Wait until both channels are silent, holds included; returns the time (s)."""
-        self.wait_until(max(self._table_free(), self._end["host"]) / SR)
+        self.wait_until(max(self._table_free(), self._end["host"]) / SR, wake=False)  # nobody is waited for
         self._wait_played()
         return self.now_s()
 

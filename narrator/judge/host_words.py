@@ -12,9 +12,9 @@ A ballot at a vote may be refused for a secret reason (two lovers voting for eac
 and reads the ballots again. So in a deck with 丘比特 a vote's call counts two words, and the table's next line
 comes at the same time whether a ballot was refused or not.
 
-The host's answer time itself is measured only where every game asks him alike (`PUBLIC_ASKS`, the wolves'
-questions and the thief's buried cards, marked `Line.public_ask`), so no secret question, however slowly
-answered, moves a later wait.
+The host's answer time itself is measured only where every game asks him alike (`public_ask`: the wolves'
+questions, the thief's buried cards, and on night 1 every identification when no card lies face down; marked
+`Line.public_ask`), so no secret question, however slowly answered, moves a later wait.
 """
 
 from __future__ import annotations
@@ -66,9 +66,17 @@ def mark_prompt(lines: list[Line], prompt: Prompt, state: State) -> list[Line]:
     for i, line in enumerate(out):
         if line.to == "all" and words:
             out[i] = replace(line, words=words)
-        elif line.to == "host" and prompt.kind in PUBLIC_ASKS:
+        elif line.to == "host" and public_ask(prompt, state):
             out[i] = replace(line, public_ask=True)
     return out
+
+
+def public_ask(prompt: Prompt, state: State) -> bool:
+    """Is this host question asked in every game of the deck at this point? `PUBLIC_ASKS`, and on night 1
+    every card's identification when no card lies face down (no thief: every card of the deck is dealt)."""
+    if prompt.kind in PUBLIC_ASKS:
+        return True
+    return prompt.kind.endswith(".identify") and Role.THIEF not in state.deck
 
 
 def identifications(step: str, state: State) -> int:
