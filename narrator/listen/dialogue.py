@@ -44,7 +44,7 @@ from narrator.judge.lines import Line
 from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
 from narrator.listen.grammar import UNK, WAKE_KINDS, Pack, load_pack
-from narrator.session import Refused, Session
+from narrator.session import Refused, Session, names_secret
 
 IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
 IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
@@ -313,7 +313,7 @@ class Dialogue:
         refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
             line = self.session.refusal_line(prompt, refusal)
-            if line.to == "host" and not self.secret_now(prompt):
+            if names_secret(refusal) and not self.secret_now(prompt):
                 self.refused_in_secret = True  # a lover's ballot: the table must not hear it asked again
             self.say(line, prompt)
             return _Pending(pending)
