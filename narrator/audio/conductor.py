@@ -41,6 +41,7 @@ API for the live loop (see also narrator/audio/timer.py for the day speech timer
     conductor = Conductor(mixer, clock, voice=speaker.line, seed=seed, player=player)
     conductor.say(session.take_lines())   # place lines; returns their Placed records
     conductor.ready()                     # wait until everything said has been heard; the host may answer
+    conductor.wake()                      # while the host is waited for: "请稍等" when due; s until it is
     conductor.hold_remaining_s()          # s until the table may hear its next line (the step's hold)
     conductor.hold()                      # wait that long (the vote call's `countdown` hold: hands up)
     conductor.settle()                    # wait until both channels are silent (game over, pause)
