@@ -18,11 +18,12 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   to the host (`Line.words`, counted by the judge from public facts in narrator/judge/host_words.py: a
   night step's question, an exile, a skill call, an explosion, a vote's call in a deck with lovers), the
   next table line also waits `words × (word_s + answer time)` from that line's end, whether or not the
-  host was asked. The wait is fixed when the line is placed. The answer time is the host's own, measured
-  only at questions every game asks alike (`Line.public_ask`: the wolves'; from `ready()` to the next line
-  said, once per table line; the longest so far, rounded up to `step_s`, at least `floor_s`, at most
-  `most_s`), so no secret question moves it. So a slow host slows every such step alike, alive, dead or
-  absent, and a host who answers within his measured time never moves the table.
+  host was asked. The answer time is the host's own, measured only at questions every game asks alike
+  (`Line.public_ask`: the wolves', night 1's identifications without a thief; from `ready()` to the next
+  line said that is no reminder, once per table line; the longest so far, rounded up to `step_s`, at
+  least `floor_s`, at most `most_s`), so no secret question moves it. So a slow host slows every such
+  step alike, alive, dead or absent, and a host who answers within his measured time never moves the
+  table. A reminder at the table (the line again, "请回答") keeps the wait open.
 - **The bound and "请稍等"** (`please_wait`): the table waits in silence for at most
   `words × (word_s + bound_s)` (with his measured time if that is shorter). When its next line is not due
   by then — the host's measured time is past the bound (then at every such step, asked or not), or he is
