@@ -50,7 +50,10 @@ def conduct(scenario: Scenario, conductor: Conductor, lang: str = "zh-Hans",
         conductor.ready()
         conductor.wait_until(conductor.now_s() + delay(kind))
 
-    run = Run(scenario, Judge(Script(lang)), on_line=said, on_wait=waits)
+    script = Script(lang)
+    if conductor.please_wait is None:
+        conductor.please_wait = script.line("events", "please_wait")
+    run = Run(scenario, Judge(script), on_line=said, on_wait=waits)
     output = run.execute()
     conductor.say(pending)
     return output

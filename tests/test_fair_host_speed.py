@@ -30,7 +30,9 @@ from narrator.sim.scenario import Scenario
 HERE = Path(__file__).parent
 NIGHTS = HERE / "fair_nights"
 DAYS = HERE / "fair_days"
-HOST_S = (0.0, 4.0, 8.0, 15.0)
+HOST_S = (0.0, 4.0, 8.0, 15.0, 30.0)
+"""The host's answer times; 30 s is past the bound (pacing.yaml's `bound_s`, 20 s)."""
+PAST_BOUND_S = 30.0
 NIGHT_PAIRS = CASES  # the night pairs of tests/test_fair_nights.py, here at every host speed
 DAY_PAIRS = [
     ("idiot_exiled", "villager_exiled"),
@@ -39,6 +41,7 @@ DAY_PAIRS = [
     ("wolf_king_exiled", "wolf_exiled"),
     ("mech_wolf_hunter_exiled", "mech_wolf_villager_exiled"),
     ("white_wolf_king_explodes", "wolf_explodes"),
+    ("lovers_vote_refused", "lovers_vote_plain"),
 ]
 
 ALL_PAIRS = [(NIGHTS, a, b) for a, b in NIGHT_PAIRS] + [(DAYS, a, b) for a, b in DAY_PAIRS]
@@ -57,10 +60,13 @@ def timed(path: Path, host_s: float) -> Timed:
     return timed_with(voice, path, host_s)
 
 
-def timed_with(said: Callable[[Line], np.ndarray], path: Path, host_s: float) -> Timed:
-    """The table's lines (start s, text, phase) and the host's texts, the host answering after `host_s`."""
+def timed_with(said: Callable[[Line], np.ndarray], path: Path, host_s: float | Callable[[str], float],
+               lang: str = "zh-Hans") -> Timed:
+    """The table's lines (start s, text, phase) and the host's texts, the host answering after `host_s`
+    (or after `host_s(phase)` s: a host whose speed changes during the game)."""
     conductor = Conductor(None, FakeClock(), said, seed=3)
-    output = conduct(Scenario.load(path), conductor, answer_s=lambda kind: host_s)
+    speed = host_s if callable(host_s) else (lambda phase: host_s)
+    output = conduct(Scenario.load(path), conductor, lang, answer_s=lambda kind: speed(conductor.phase))
     assert output.code == 0, output.message
     conductor.settle()
     table = tuple((p.start_s, p.line.text, p.phase) for p in conductor.timeline if p.line.to == "all")
@@ -134,3 +140,42 @@ def test_a_host_slower_than_he_was_is_waited_for() -> None:
     quick, slow = (nights(timed(NIGHTS / "reference.yaml", s)[0])[0] for s in (0.0, 15.0))
     assert [text for _, text in quick] == [text for _, text in slow]
     assert slow[-1][0] > quick[-1][0] + 60
+
+
+@pytest.mark.parametrize("lang", ("zh-Hans", "zh-Hant"))
+@pytest.mark.parametrize(("folder", "a", "b"), [(NIGHTS, "reference", "witch_dead"), (DAYS, "hunter_exiled",
+                                                 "villager_exiled_7")], ids=["witch_dead", "hunter_exiled"])
+def test_past_the_bound_every_step_says_please_wait_alike(folder: Path, a: str, b: str, lang: str) -> None:
+    """A host slower than the bound: the table hears "请稍等" where the bound runs out — after every line that
+    waits for the host's words, whoever was asked —, the same in both games, in both scripts."""
+    (ta, _), (tb, _) = (timed_with(voice, folder / f"{x}.yaml", PAST_BOUND_S, lang) for x in (a, b))
+    wait = "请稍等。" if lang == "zh-Hans" else "請稍等。"
+    if folder is NIGHTS:
+        for n, (x, y) in enumerate(zip(nights(ta), nights(tb), strict=True), start=1):
+            assert_same(x, y, f"{lang}, night {n}, past the bound")
+    else:
+        assert_same([(t, text) for t, text, _ in ta], [(t, text) for t, text, _ in tb], f"{lang}, past the bound")
+    waits = [t for t, text, _ in ta if text == wait]
+    assert len(waits) >= 5, "every step that waits for the host's words says it"
+    (quick, _) = timed_with(voice, folder / f"{a}.yaml", 15.0, lang)
+    assert sum(text == wait for _, text, _ in quick) <= 1  # within the bound: silence (the first night's
+    # first step, before the host was ever timed, may say it: in every game alike)
+
+
+def slower_from_day_1(phase: str) -> float:
+    """A host who answers after 2 s on the first night, and after 6 s from the first day on: slower than ever
+    before, first at a secret question in one game of each pair."""
+    return 2.0 if phase in ("pregame", "night1") else 6.0
+
+
+@pytest.mark.parametrize(("folder", "a", "b"), ALL_PAIRS, ids=[f"{a}-vs-{b}" for _, a, b in ALL_PAIRS])
+def test_a_host_who_gets_slower_tells_nothing(folder: Path, a: str, b: str) -> None:
+    """The host's answer time is measured only at the questions every game asks (the wolves'): in the game
+    where he is first slow at a secret question (the idiot's flip, the hunter's shot, the witch's potions),
+    no later wait is longer than in the game where nobody was asked."""
+    (ta, _), (tb, _) = (timed_with(voice, folder / f"{x}.yaml", slower_from_day_1) for x in (a, b))
+    if folder is NIGHTS:
+        for n, (x, y) in enumerate(zip(nights(ta), nights(tb), strict=True), start=1):
+            assert_same(x, y, f"night {n}, a host slower from day 1")
+    else:
+        assert_same([(t, text) for t, text, _ in ta], [(t, text) for t, text, _ in tb], "a host slower from day 1")

@@ -16,12 +16,20 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   earlier than its drawn hold.
 - **The host's words** (`host_words:` in pacing.yaml): after a table line that may hide secret questions
   to the host (`Line.words`, counted by the judge from public facts in narrator/judge/host_words.py: a
-  night step's question, an exile, a skill call, an explosion), the next table line also waits
-  `words × (word_s + answer time)` from that line's end, whether or not the host was asked. The answer
-  time is the host's own, measured at every host question of the game (from `ready()` to the next line
-  said; the longest so far, rounded up to `step_s`, at least `floor_s`, at most `bound_s`). So a slow host
-  slows every such step alike, alive, dead or absent, and a host who answers within his measured time
-  never moves the table.
+  night step's question, an exile, a skill call, an explosion, a vote's call in a deck with lovers), the
+  next table line also waits `words × (word_s + answer time)` from that line's end, whether or not the
+  host was asked. The answer time is the host's own, measured only at questions every game asks alike
+  (`Line.public_ask`: the wolves', night 1's identifications without a thief; from `ready()` to the next
+  line said that is no reminder, once per table line; the longest so far, rounded up to `step_s`, at
+  least `floor_s`, at most `most_s`), so no secret question moves it. So a slow host slows every such
+  step alike, alive, dead or absent, and a host who answers within his measured time never moves the
+  table. A reminder at the table (the line again, "请回答") keeps the wait open.
+- **The bound and "请稍等"** (`please_wait`): the table waits in silence for at most
+  `words × (word_s + bound_s)` (with his measured time if that is shorter). When its next line is not due
+  by then — the host's measured time is past the bound (then at every such step, asked or not), or he is
+  slower now than at the wolves' questions — the table hears `please_wait` at that moment, once, then
+  its next line when it is due and said. `wake()` says it when due (the live loop calls it while it
+  listens; `wait_until` does offline).
 
 Offline (`narrator render`, the demo's files) the clock is a FakeClock and a Tape pulls the mixer up to
 the clock as it moves, writing the WAVs as it goes. Live (`narrator play`, `demo --play`) the clock is
@@ -34,6 +42,7 @@ API for the live loop (see also narrator/audio/timer.py for the day speech timer
     conductor = Conductor(mixer, clock, voice=speaker.line, seed=seed, player=player)
     conductor.say(session.take_lines())   # place lines; returns their Placed records
     conductor.ready()                     # wait until everything said has been heard; the host may answer
+    conductor.wake()                      # while the host is waited for: "请稍等" when due; s until it is
     conductor.hold_remaining_s()          # s until the table may hear its next line (the step's hold)
     conductor.hold()                      # wait that long (the vote call's `countdown` hold: hands up)
     conductor.settle()                    # wait until both channels are silent (game over, pause)
@@ -95,6 +104,28 @@ def _f(seconds: float) -> int:
     return round(seconds * SR)
 
 
+@dataclass(slots=True)
+class _Wait:
+    """A table line's wait for the host's words: the line's end and hold's end (frames), its words, and
+    whether the table has heard "请稍等" since (`told`)."""
+
+    said: int
+    end: int
+    words: int
+    key: str
+    text: str
+    """The line's key and text: the same line said again is a reminder."""
+    told: bool = False
+
+    def due(self, words: HostWords, answer_s: float) -> int:
+        """Frame from which the next table line may start."""
+        return max(self.end, self.said + self.words * _f(words.word_s + answer_s))
+
+    def late(self, words: HostWords, answer_s: float) -> int:
+        """The bound: past it the table hears "请稍等" (the answer time counted at most `bound_s`)."""
+        return self.due(words, min(answer_s, words.bound_s))
+
+
 class Conductor:
     """Places lines; see the module docstring. Not thread-safe: one judge thread drives it."""
 
@@ -128,8 +159,12 @@ class Conductor:
         self._opened = False  # a step has opened and its first question's hold is still to come
         self.answer_s = 0.0 if self.host_words is None else self.host_words.floor_s
         """s. The host's answer time: the longest measured so far, rounded up to a step, within its bounds."""
-        self._asked_at: float | None = None  # when the host's question was heard (ready()), awaiting his word
-        self._word: list[int] | None = None  # [frame the open table line ends, host words it may need]
+        self.please_wait: Line | None = None
+        """The table's neutral line past the bound ("请稍等"); None: the table waits in silence."""
+        self._asked_at: float | None = None  # when a public host question was heard (ready()), awaiting his word
+        self._timed = False  # the host's answer was measured since the last table line
+        self._word: _Wait | None = None  # the last table line's wait for the host's words
+        self._wait_pacer = Pacer(sub_seed(seed, "table.please_wait"), self.table)
         self.timeline: list[Placed] = []
 
     # --- time -------------------------------------------------------------------------------------------
@@ -141,14 +176,18 @@ class Conductor:
     def _now(self) -> int:
         return _f(self.now_s())
 
-    def wait_until(self, t_s: float) -> None:
-        """Sleep until `t_s` (conductor seconds), keeping the tape and the host console up to date."""
+    def wait_until(self, t_s: float, *, wake: bool = True) -> None:
+        """Sleep until `t_s` (conductor seconds), keeping the tape, the host console and (`wake`) the table's
+        "请稍等" up to date."""
         while True:
             self.pump()
+            late = self.wake() if wake else None
             now = self.now_s()
             left = t_s - now
             if left <= 0:
                 return
+            if late is not None:
+                left = min(left, late)
             if self._unprinted:  # wake up when the next host line is due on the console
                 left = min(left, max(_POLL_S / 10, min(p.start_s for p in self._unprinted) - now))
             self.clock.sleep(left if self.player is None else min(left, _POLL_S))
@@ -176,14 +215,36 @@ class Conductor:
 
     def _place(self, line: Line) -> Placed:
         ch = "all" if line.to == "all" else "host"
-        self._answered()
+        self._answered(line)
+        word = self._word
+        if ch == "all" and word is not None and self._reminds(line, word):
+            return self._put(line, ch, aside=True)
+        if ch == "all" and word is not None and not word.told and \
+                max(self._now(), self._table_free()) > self._late(word):
+            self._say_wait(word)  # its next line is not due by the bound: every step alike
         if ch == "all" and line.bed in ("night", "day"):
             self._begin_phase(line.bed)
+        return self._put(line, ch)
+
+    @staticmethod
+    def _reminds(line: Line, word: _Wait) -> bool:
+        """A reminder to a slow host at a public prompt (its question again, "请回答"): said when it is due,
+        and the line's wait for the host's words goes on (the table's next line is as late as without it)."""
+        return line.key == "listening.remind" or (line.key, line.text) == (word.key, word.text)
+
+    def _put(self, line: Line, ch: str, wait_at: int | None = None, aside: bool = False) -> Placed:
+        """Place one line; `wait_at`: the table's "请稍等", at that frame (or later), and `aside`: a reminder —
+        both keep the open wait for the host's words."""
         clip = np.asarray(self.voice(line), dtype=np.float32)
         now = self._now()
-        if ch == "all":
+        if wait_at is not None or aside:
+            start = max(now, wait_at or 0, self._end["all"])
+            pacer = self._wait_pacer if wait_at is not None else self._table_pacer
+            hold = pacer.draw(self.line_classes.get(line.key, line.pause))
+        elif ch == "all":
             start = max(now, self._table_free())
             hold = self._table_pacer.draw(self._class(line))
+            self._word = None
         else:
             start = max(now, self._end["host"], self._said["all"])
             hold = self.host_pacer.draw(line.pause)
@@ -196,8 +257,11 @@ class Conductor:
             lead = start - max(now, self._end[ch])
             self._tickets[ch] = self.mixer.enqueue_line(line, clip, (end - said) / SR, lead_s=lead / SR)
         self._end[ch], self._said[ch] = end, said
-        if ch == "all":
-            self._word = [said, line.words] if line.words > 0 and self.host_words is not None else None
+        words = self.host_words
+        if ch == "all" and wait_at is None and not aside:
+            self._timed = False
+            if line.words > 0 and words is not None:
+                self._word = _Wait(said, end, line.words, line.key, line.text)
         p = Placed(line, start / SR, speech / SR, said / SR, end / SR, self.phase)
         self.timeline.append(p)
         if not audible:
@@ -208,25 +272,51 @@ class Conductor:
 
     def _table_free(self) -> int:
         """Frame from which the table may hear its next line: the hold, and the host's words' wait."""
-        words, word = self.host_words, self._word
-        if words is None or word is None:
+        word, words = self._word, self.host_words
+        if word is None or words is None:
             return self._end["all"]
-        return max(self._end["all"], word[0] + word[1] * _f(words.word_s + self.answer_s))
+        return max(self._end["all"], word.due(words, self.answer_s))
+
+    def _late(self, word: _Wait) -> int:
+        assert self.host_words is not None
+        return word.late(self.host_words, self.answer_s)
+
+    def wake(self) -> float | None:
+        """Say "请稍等" on the table if it is due now (the last table line's next one not said by its bound);
+        returns s until it will be due, or None. The live loop calls this while it waits for the host."""
+        word = self._word
+        if word is None or word.told or self.please_wait is None:
+            return None
+        left = self._late(word) / SR - self.now_s()
+        if left > 0:
+            return left
+        self._say_wait(word)
+        self.pump()
+        return None
+
+    def _say_wait(self, word: _Wait) -> None:
+        if self.please_wait is None:
+            return
+        word.told = True
+        self._put(self.please_wait, "all", wait_at=self._late(word))
 
     def _asked(self) -> None:
-        """ready(): the host has heard his question (the last line said is his) and may answer now."""
+        """ready(): the host has heard a public question (the last line said: `public_ask`) and may answer now;
+        his answer is measured once per table line (not a question asked again after a refusal)."""
         last = self.timeline[-1] if self.timeline else None
-        if self.host_words is None or last is None or last.line.to == "all" or self.phase == "pregame":
+        if self.host_words is None or last is None or not last.line.public_ask or self._timed:
             return
-        self._asked_at = self.now_s()
+        if self._asked_at is None:  # not again when he hears the question again (a reminder)
+            self._asked_at = self.now_s()
 
-    def _answered(self) -> None:
-        """A line is said after the host's question: his answer (or silence) took this long."""
+    def _answered(self, line: Line) -> None:
+        """A line is said after the host's public question: his answer took this long (a reminder — the
+        question again, "请回答" — is no answer)."""
         words, asked = self.host_words, self._asked_at
-        if words is None or asked is None:
+        if words is None or asked is None or line.key.startswith("listening.") or line.public_ask:
             return
-        self._asked_at = None
-        took = min(words.bound_s, words.step_s * math.ceil((self.now_s() - asked) / words.step_s - 1e-6))
+        self._asked_at, self._timed = None, True
+        took = min(words.most_s, words.step_s * math.ceil((self.now_s() - asked) / words.step_s - 1e-6))
         self.answer_s = max(self.answer_s, took)
 
     def _cue_frames(self, cue: str | None) -> int:
@@ -295,7 +385,7 @@ class Conductor:
 
     def settle(self) -> float:
         """Wait until both channels are silent, holds included; returns the time (s)."""
-        self.wait_until(max(self._table_free(), self._end["host"]) / SR)
+        self.wait_until(max(self._table_free(), self._end["host"]) / SR, wake=False)  # nobody is waited for
         self._wait_played()
         return self.now_s()
 

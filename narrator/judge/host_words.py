@@ -7,14 +7,26 @@ hunter's or a 狼王's shot, an explosion a 白狼王's take. The table must not
 counts, from public facts only (the deck, the night number, the step), the most words a living role could
 be asked there, and the Conductor (narrator/audio/conductor.py) waits that many of this host's answer times
 after the line, asked or not. Over-counting only makes a step slower for every game alike.
+
+A ballot at a vote may be refused for a secret reason (two lovers voting for each other): the host hears why
+and reads the ballots again. So in a deck with 丘比特 a vote's call counts two words, and the table's next line
+comes at the same time whether a ballot was refused or not.
+
+The host's answer time itself is measured only where every game asks him alike (`public_ask`: the wolves'
+questions, the thief's buried cards, and on night 1 every identification when no card lies face down; marked
+`Line.public_ask`), so no secret question, however slowly answered, moves a later wait.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from narrator.engine import events as ev
+from narrator.engine.prompts import Prompt
 from narrator.engine.roles import PACK_IDENTIFIED, Role
 from narrator.engine.rules import STEP_CARD
 from narrator.engine.state import State
+from narrator.judge.lines import Line
 
 NO_ANSWER_PARTS = frozenset({"result"})
 """A step's later public lines that ask the host nothing (he shows a result with a gesture)."""
@@ -33,6 +45,38 @@ def host_words(event: ev.Event, state: State) -> int:
     if isinstance(event, ev.SelfExploded):
         return 1 if Role.WHITE_WOLF_KING in state.deck else 0  # whom does the 白狼王 take?
     return 0
+
+
+PUBLIC_ASKS = frozenset({"thief.cards", "wolves.identify", "wolves.kill"})
+"""Host questions every game asks alike where they are asked: the two cards under a thief's deck (buried or
+not), the wolves (always dealt, alive while the game goes on)."""
+BALLOTS = frozenset({"sheriff.vote", "vote.exile", "pk.vote", "vote.hands"})
+"""Prompts whose answer is the ballots: a lover's ballot for his partner is refused to the host alone."""
+
+
+def prompt_words(prompt: Prompt, state: State) -> int:
+    """The host words a prompt's table line may hide: the ballots read again after a refused lovers' ballot."""
+    return 2 if prompt.kind in BALLOTS and Role.CUPID in state.deck else 0
+
+
+def mark_prompt(lines: list[Line], prompt: Prompt, state: State) -> list[Line]:
+    """A prompt's lines, marked: its table line with `prompt_words`, a public host question `public_ask`."""
+    words = prompt_words(prompt, state)
+    out = list(lines)
+    for i, line in enumerate(out):
+        if line.to == "all" and words:
+            out[i] = replace(line, words=words)
+        elif line.to == "host" and public_ask(prompt, state):
+            out[i] = replace(line, public_ask=True)
+    return out
+
+
+def public_ask(prompt: Prompt, state: State) -> bool:
+    """Is this host question asked in every game of the deck at this point? `PUBLIC_ASKS`, and on night 1
+    every card's identification when no card lies face down (no thief: every card of the deck is dealt)."""
+    if prompt.kind in PUBLIC_ASKS:
+        return True
+    return prompt.kind.endswith(".identify") and Role.THIEF not in state.deck
 
 
 def identifications(step: str, state: State) -> int:

@@ -33,6 +33,9 @@ class Line:
     words: int = 0
     """A table line that may hide secret host words (a night step's question, an exile, a skill call): how
     many; the table waits for that many answers of the host, asked or not (narrator/judge/host_words.py)."""
+    public_ask: bool = False
+    """A host question every game asks alike at this point (the wolves'): the Conductor measures the host's
+    answer time on these only, so the table's waits never follow a secret question (host_words.py)."""
 
     @property
     def parts(self) -> tuple[str, ...]:

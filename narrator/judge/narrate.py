@@ -15,7 +15,7 @@ from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Camp, Role
 from narrator.engine.state import State
 from narrator.judge import seed_lines
-from narrator.judge.host_words import host_words
+from narrator.judge.host_words import host_words, mark_prompt
 from narrator.judge.lines import Line
 from narrator.judge.modern_lines import ModernLines
 from narrator.judge.script import Pieces, Script, Seat, seats
@@ -250,6 +250,10 @@ class Judge(ModernLines):
     # ---- prompts ---------------------------------------------------------------------------------------
 
     def prompt_lines(self, prompt: Prompt, state: State) -> list[Line]:
+        """The prompt's lines, marked for the Conductor's waits (narrator/judge/host_words.py)."""
+        return mark_prompt(self._prompt_lines(prompt, state), prompt, state)
+
+    def _prompt_lines(self, prompt: Prompt, state: State) -> list[Line]:
         kind = prompt.kind
         values: dict[str, Any] = {}
         if prompt.actor is not None:

@@ -44,7 +44,7 @@ from narrator.judge.lines import Line
 from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
 from narrator.listen.grammar import UNK, WAKE_KINDS, Pack, load_pack
-from narrator.session import Refused, Session
+from narrator.session import Refused, Session, names_secret
 
 IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
 IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
@@ -146,16 +146,24 @@ class Dialogue:
         self.held: list[Heard] = []
         """Answers typed or keyed while paused: answered in turn after 继续."""
         self.gave_up = False
+        self.refused_in_secret = False
+        """An answer to this public prompt was refused for a secret reason (the host alone heard why): its
+        reminders go to the host too, so the table never hears that the answer is asked again."""
+        self.wake: Callable[[], float | None] | None = None
+        """Called while the host is waited for: does what is due at the table now (the Conductor's "请稍等",
+        narrator/audio/conductor.py) and returns s until it must be called again (None: never)."""
 
     # ---- saying ---------------------------------------------------------------------------------------
 
     def secret_now(self, prompt: Prompt | None) -> bool:
         return self.session.hidden(prompt)  # one rule for every front end: narrator/session.py
 
-    def say(self, line: Line, prompt: Prompt | None, *, remember: bool = True) -> None:
-        if self.secret_now(prompt) and line.to != "host":
+    def say(self, line: Line, prompt: Prompt | None, *, remember: bool = True, quiet: bool = False) -> None:
+        """Say a line of the dialogue, routed: to the host at a hidden prompt (or `quiet`: a reminder after a
+        refusal for a secret reason), else its own lines ("listening.") to the table."""
+        if (self.secret_now(prompt) or quiet) and line.to != "host":
             line = Line(line.text, "host", line.pieces, line.key, line.pause, line.cue, line.bed)
-        elif not self.secret_now(prompt) and line.key.startswith("listening."):
+        elif not self.secret_now(prompt) and not quiet and line.key.startswith("listening."):
             line = Line(line.text, "all", line.pieces, line.key, line.pause, line.cue, line.bed)
         if remember:
             self.last = [line]
@@ -197,6 +205,7 @@ class Dialogue:
         """Listen until the Session accepts an answer; its Accepted, or None (game over, inputs ended)."""
         if asked:
             self.last = list(asked)
+        self.refused_in_secret = False
         pending: Answer | None = None
         silent_since = self.clock.now()
         reminders = 0
@@ -208,6 +217,9 @@ class Dialogue:
                 self.last = self.question(prompt)
             wait = None if self.paused else (self.cfg.ask_again_s if reminders == 0 else self.cfg.remind_s)
             timeout = None if wait is None else max(0.0, wait - (self.clock.now() - silent_since))
+            due = self.wake() if self.wake is not None else None
+            if due is not None:
+                timeout = due if timeout is None else min(timeout, due)
             held = self.held.pop(0) if self.held and not self.paused else None
             heard = held or self.ear.listen(prompt, self.session.setup.players, timeout)
             if heard is None:
@@ -234,16 +246,17 @@ class Dialogue:
         return all(c is not None and c.is_set() for c in closed)
 
     def _remind(self, prompt: Prompt, reminders: int) -> None:
+        quiet = self.refused_in_secret
         if reminders == 0:
             lines = self.question(prompt)
             for line in lines:
-                self.say(line, prompt, remember=False)
-            self.last = [self._routed(x, prompt) for x in lines]
+                self.say(line, prompt, remember=False, quiet=quiet)
+            self.last = [self._routed(x, prompt, quiet) for x in lines]
         else:
-            self.say(self.script.line("listening", "remind"), prompt, remember=False)
+            self.say(self.script.line("listening", "remind"), prompt, remember=False, quiet=quiet)
 
-    def _routed(self, line: Line, prompt: Prompt) -> Line:
-        if self.secret_now(prompt):
+    def _routed(self, line: Line, prompt: Prompt, quiet: bool = False) -> Line:
+        if self.secret_now(prompt) or quiet:
             return Line(line.text, "host", line.pieces, line.key, line.pause, line.cue, line.bed)
         return line
 
@@ -299,7 +312,10 @@ class Dialogue:
             return _Pending(pending)
         refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
-            self.say(self.session.refusal_line(prompt, refusal), prompt)
+            line = self.session.refusal_line(prompt, refusal)
+            if names_secret(refusal) and not self.secret_now(prompt):
+                self.refused_in_secret = True  # a lover's ballot: the table must not hear it asked again
+            self.say(line, prompt)
             return _Pending(pending)
         if getattr(answer, "confirm", False) or self._reads_back(heard, answer, prompt):
             self.read_back(answer, prompt)

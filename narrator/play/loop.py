@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.clock import SystemClock
 from narrator.engine.prompts import Prompt
@@ -31,6 +31,9 @@ from narrator.play.ears import GuardedEar, Heard, InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.mouth import DeviceLost, Mouth
 from narrator.session import Refused, Session
+
+if TYPE_CHECKING:
+    from narrator.audio.conductor import Conductor
 
 PAUSED = "Ctrl-C：已暂停。说或输入“继续”接着玩；再按一次 Ctrl-C 保存并退出。"
 
@@ -214,6 +217,10 @@ class Live:
         ear.follow(self.mouth.playing)  # deaf to every line and cue the device plays, whoever said it
         dialogue = Dialogue(self.session, ear, self.say_line, self.clock or SystemClock(), self.config)
         ear.dialogue = dialogue
+        conductor = getattr(self.mouth, "conductor", None)
+        if conductor is not None:  # past the bound the table hears "请稍等" while the host is waited for
+            conductor.please_wait = conductor.please_wait or self.script.line("events", "please_wait")
+            dialogue.wake = lambda: self._wake(conductor)
         if not resumed and not started:
             self.wait_for_start(ear, dialogue)
         if not resumed:
@@ -234,6 +241,18 @@ class Live:
                     raise InputEnded()
             except JournalWriteError as fault:
                 self._wait_writable(fault)
+
+    def _wake(self, conductor: Conductor) -> float | None:
+        """The Conductor's "请稍等" when it is due (the dialogue calls this while it listens)."""
+        before = len(conductor.timeline)
+        try:
+            left = conductor.wake()
+        except Exception as exc:  # the speaker failed: as for any line (Live.speak)
+            self._lost(DeviceLost("table", str(exc)))
+            return None
+        for placed in conductor.timeline[before:]:
+            self.view.line(placed.line)
+        return left
 
     def _saving(self, write: Callable[[], None]) -> None:
         """Do a journal write; while the disk refuses it, tell the host and wait until it can be done."""

@@ -2,7 +2,8 @@
 
 Random deals and random legal answers (the AutoHost) through the Session, timed by the Conductor on a
 FakeClock with the same pacing seed, the host answering after a random 0.2–4 s, or always after 15 s (a
-slow host: every step waits for his words, asked or not): whatever happened and whoever was alive, night
+slow host: every step waits for his words, asked or not), or 30 s (past the bound: "请稍等" at every step
+that waits for him): whatever happened and whoever was alive, night
 n's table lines start at the same moments after 天黑请闭眼 in every game that reached its dawn.
 """
 
@@ -17,6 +18,7 @@ from narrator.audio import SAMPLE_RATE
 from narrator.audio.conductor import Conductor
 from narrator.clock import FakeClock
 from narrator.judge.lines import Line
+from narrator.judge.script import Script
 from narrator.presets import make_setup
 from narrator.session import Session
 from narrator.sim.autohost import AutoHost, Deal
@@ -36,6 +38,7 @@ def nights_of(preset: str, game_seed: int, host_s: float | None = None) -> dict[
     session = Session(setup, game_seed)
     host = AutoHost(Deal.shuffle(setup, rng), rng)
     c = Conductor(None, FakeClock(), voice, seed=2024)  # the same pacing seed for every game
+    c.please_wait = Script().line("events", "please_wait")  # past the bound
     for _ in range(3000):
         c.say(session.take_lines())
         if session.over:
@@ -61,7 +64,7 @@ def nights_of(preset: str, game_seed: int, host_s: float | None = None) -> dict[
     return {n: lines for n, lines in nights.items() if lines[0][0] == 0.0 and lines[-1][1].startswith("天亮了")}
 
 
-@pytest.mark.parametrize("host_s", [None, 15.0], ids=["host0.2-4s", "host15s"])
+@pytest.mark.parametrize("host_s", [None, 15.0, 30.0], ids=["host0.2-4s", "host15s", "host30s"])
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_night_of_random_games_sounds_the_same(preset: str, host_s: float | None) -> None:
     seen: dict[int, list[tuple[float, str]]] = {}

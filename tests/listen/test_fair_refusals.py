@@ -4,11 +4,12 @@ secret, nor that a hidden question is pending.
 At each prompt of random games (random deals, the AutoHost's legal answers) the host first tries wrong
 words through the ear's Dialogue — 对 / 不对 with nothing to confirm, 重复, silence (the question again, then
 reminders), 暂停 / 继续, nonsense, a seat that does not exist, the same seat twice, his own seat, a seat
-at a yes/no question, a 是 at a seat question, a non-wolf's 自爆, the lovers voting for each other, a voter
-named twice — then the right answer (read back with `read_back: always`, then 对). Every line the Dialogue
-says goes through `Session.hidden` / `Session.refusal_line`; the table may hear none while the prompt is
-hidden (night, a shot, a take, the idiot's flip, an eyes-closed vote) and none that names a card, a camp
-or the lovers.
+at a yes/no question, a 是 at a seat question, a non-wolf's 自爆, the lovers voting for each other
+(then silence: after that refusal its reminders go to the earpiece too), a voter named twice — then the
+right answer (read back with `read_back: always`, then 对). Every line the Dialogue says goes through
+`Session.hidden` / `Session.refusal_line`; the table may hear none while the prompt is hidden (night, a
+shot, a take, the idiot's flip, an eyes-closed vote), none asking a public prompt again after a refusal
+the host alone heard, and none that names a card, a camp or the lovers.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from narrator.hostwords import Ambiguous, NotUnderstood, parse
 from narrator.judge.lines import Line
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.presets import make_setup
-from narrator.session import Session
+from narrator.session import SECRET_REFUSALS, Session
 from narrator.sim.autohost import AutoHost, Deal
 
 from .listenkit import ScriptedEar, Step, words
@@ -41,9 +42,17 @@ class Table:
 
     session: Session
     said: list[tuple[Line, bool]] = field(default_factory=list)
+    refused_at: Prompt | None = None
+    """A public prompt where an answer was refused for a secret reason (the lovers' ballot): from then on the
+    table must not hear it asked again (its question, "请回答")."""
 
     def __call__(self, line: Line) -> None:
-        self.said.append((line, hidden(self.session)))
+        prompt = self.session.prompt
+        secret = hidden(self.session)
+        if line.key.removeprefix("refusals.") in SECRET_REFUSALS and not secret:
+            self.refused_at = prompt
+        asked_again = line.key == "listening.remind" or line.key.startswith("prompts.")
+        self.said.append((line, secret or (prompt is self.refused_at and asked_again)))
 
 
 SECRET_KINDS = frozenset({"hunter.shoot", "black_wolf_king.shoot", "mech_wolf.shoot", "wolf_king.take",
@@ -79,7 +88,7 @@ def wrong_words(session: Session, prompt: Prompt, rng: random.Random) -> list[St
         tries.append(f"{alive[0]} {alive[0]} 投 {alive[-1]}号")
         if s.lovers is not None:
             a, b = s.lovers
-            tries.append(f"{a} 投 {b}号")
+            tries += [f"{a} 投 {b}号", None]  # refused on the earpiece, then silence: reminders
     return [t for t in tries if not legal(session, prompt, t)]
 
 
