@@ -20,13 +20,17 @@ with 20 ms delay, −6 dB and two reflections; a host voice in the same room).
         end of his voice and the first sample of the judge's next line on one sample clock; p50/p95 of
         that, and beyond the ear's trailing silence; where the time went (the trace); the peak memory
         (VmHWM) of play with the Korean model loaded. The judge's voice is rendered beforehand unless --cold.
+    python scripts/bench_room.py memory [--count 2]
+        A whole game with the Korean model loaded (`play --input voice,text`, the microphone open in the
+        room, every answer typed), from 开始 to the recap: peak resident memory (VmHWM).
     python scripts/bench_room.py bargein [--aec webrtc,speex,off,webrtc-gap] [--trials 12] [--aec-args "A;B"]
         The host says a command (Korean stand-in for 暂停 / 重复 …) in the middle of a judge line; the real
         VoiceEar (Silero VAD, Vosk Korean model, grammars/ko.yaml) listens to ec_mic with the canceller,
         to air.monitor without it, with no deaf window. Counts the host's commands heard (an utterance
         starting within his words), taken right (read as the command), and judge speech taken as words.
         "webrtc-gap": the same command said after the line, in silence (what the model makes of it alone).
-        --aec-args: module-echo-cancel's aec_args to try in turn (default: narrator/play/echo.py's).
+        --aec-args: module-echo-cancel's aec_args to try in turn (default: narrator/play/echo.py's);
+        --aec-rate: the canceller's own sample rate (default: the masters', 48 kHz).
 
 Start a private PulseAudio first (`export XDG_RUNTIME_DIR=$(mktemp -d)`, unset PULSE_RUNTIME_PATH; the
 script starts a server when none answers and stops it again). Prints one JSON object per measurement.
@@ -145,7 +149,7 @@ COMMANDS = {"暂停": "멈춤", "重复": "반복"}
 
 
 def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int, gap: bool = False,
-            aec_args: str | None = None) -> dict[str, object]:
+            aec_args: str | None = None, aec_rate: int | None = None) -> dict[str, object]:
     """The host says a command a third into each judge line (with `gap`: after it, in silence: the control);
     the real ear listens with no deaf window."""
     from importlib.resources import files
@@ -161,7 +165,7 @@ def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int, g
     grammar = Grammar(load_pack("ko"), lambda w: knows(model, w))
     prompt = Prompt("wolves.kill", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=0)
     heard: list[tuple[float, str]] = []
-    with Room(echo_cancel=aec, aec_args=aec_args) as room:
+    with Room(echo_cancel=aec, aec_args=aec_args, aec_rate=aec_rate) as room:
         ear = MicEar(Recognizer(model), grammar, Endpointer(SileroVad(), EndpointConfig(trailing_s=0.4)),
                      tail_s=0.0, device=f"pulse:{room.mic}")
         mixer = Mixer(builtin_sounds())
@@ -207,8 +211,8 @@ def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int, g
     taken = sum(any(words == h for h in during(a, b)) for a, b, words in said)
     in_window = [during(a, b) for a, b, _ in said]
     judge = [h for t, h in heard if not any(a - 0.3 <= t <= b + 0.5 for a, b, _ in said)]
-    return {"aec": aec or "off", "aec_args": aec_args, "said": "after the line" if gap else "during the line",
-            "commands": len(said),
+    return {"aec": aec or "off", "aec_args": aec_args, "aec_rate": aec_rate,
+            "said": "after the line" if gap else "during the line", "commands": len(said),
             "commands_heard": sum(bool(w) for w in in_window),
             "commands_taken": taken, "heard_as": [" / ".join(w) for w in in_window],
             "judge_taken_as_words": len(judge), "judge_heard_as": judge[:6]}
@@ -428,9 +432,50 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
     return out
 
 
+def memory(count: int, pace: float) -> dict[str, object]:
+    """A whole game with the Korean model loaded, `count` times: `narrator play --input voice,text` in the
+    room (the microphone open), the game of tests/room/roomgame.py from 开始 to the recap with every answer
+    typed (the stand-in's voice cannot carry a whole game: docs/benchmarks.md); peak resident memory (VmHWM)."""
+    from roomgame import GAME, SPEECH_SECONDS
+
+    from narrator.play.scripted import host_script
+    from narrator.sim.scenario import Scenario
+
+    typed = "\n".join(["开始", *host_script(Scenario.from_dict({**GAME, "seed": 3}, name="memory")).utterances])
+    peaks, codes, seconds = [], [], []
+    for _ in range(count):
+        with Room(echo_cancel=None) as room, tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "cache").symlink_to(voice_cache(), target_is_directory=True)
+            env = {**os.environ, "NARRATOR_DATA_DIR": f"{tmp}/data", "NARRATOR_CONFIG_DIR": f"{tmp}/config"}
+            argv = [sys.executable, "-m", "narrator.cli.main", "play", "--preset", str(GAME["preset"]), "--seed", "3",
+                    "--rule", "sheriff=false", "--rule", f"speech_seconds={SPEECH_SECONDS}", "--input", "voice,text",
+                    "--model", "ko", "--grammar", "ko", "--mic", f"pulse:{room.mic}", "--table-device",
+                    f"pulse:{room.table}", "--host-device", "pulse:earpiece", "--backend", "espeak", "--rate=+60%",
+                    "--pace", str(pace), "--read-back", "doubt", "--cache-dir", f"{tmp}/cache"]
+            started = time.monotonic()
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, text=True, env=env)
+            assert proc.stdin is not None
+            proc.stdin.write(typed + "\n")
+            proc.stdin.flush()
+            peak = 0.0
+            while proc.poll() is None and time.monotonic() - started < 900:
+                status = Path(f"/proc/{proc.pid}/status").read_text(encoding="utf-8")
+                peak = max([peak, *(int(r.split()[1]) / 1024 for r in status.splitlines() if r.startswith("VmHWM:"))])
+                time.sleep(0.5)
+            if proc.poll() is None:
+                proc.kill()
+            codes.append(proc.wait())
+            finished = (Path(tmp) / "data" / "games").glob("*/game.recap.md")
+            seconds.append(round(time.monotonic() - started) if any(finished) else None)
+            peaks.append(round(peak))
+    return {"runs": count, "returncodes": codes, "seconds_to_recap": seconds, "peak_rss_mb": peaks,
+            "load": [round(x, 2) for x in os.getloadavg()]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["erle", "bargein", "speeches", "start"])
+    parser.add_argument("what", choices=["erle", "bargein", "speeches", "start", "memory"])
     parser.add_argument("--count", type=int, default=10)
     parser.add_argument("--pace", type=float, default=0.1)
     parser.add_argument("--aec", default="webrtc,speex")
@@ -438,6 +483,7 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=12)
     parser.add_argument("--aec-args", help="bargein: module-echo-cancel aec_args to try, separated by ';' "
                         "(default: narrator/play/echo.py's)")
+    parser.add_argument("--aec-rate", type=int, help="bargein: the canceller's own sample rate (default: 48 kHz)")
     parser.add_argument("--cold", action="store_true", help="start: the judge's voice not rendered beforehand")
     args = parser.parse_args()
     daemon = ensure_pulse()
@@ -450,6 +496,8 @@ def main() -> None:
             for aec in args.aec.split(","):
                 result = start(args.count, args.pace, None if aec == "off" else aec, args.cold)
                 print(json.dumps(result, ensure_ascii=False), flush=True)
+        elif args.what == "memory":
+            print(json.dumps(memory(args.count, args.pace), ensure_ascii=False), flush=True)
         elif args.what == "speeches":
             for aec in args.aec.split(","):
                 result = speeches(args.count, args.pace, None if aec == "off" else aec)
@@ -460,7 +508,7 @@ def main() -> None:
                 method = aec.removesuffix("-gap")
                 for aec_args in args.aec_args.split(";") if args.aec_args and method != "off" else [None]:
                     result = bargein(None if method == "off" else method, lines, args.trials, aec.endswith("-gap"),
-                                     aec_args)
+                                     aec_args, args.aec_rate)
                     print(json.dumps(result, ensure_ascii=False), flush=True)
     finally:
         if daemon is not None:

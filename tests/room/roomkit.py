@@ -78,6 +78,8 @@ class Room:
     """voice, table and earpiece as the channels of one sink `probe` (see the module docstring)."""
     aec_args: str | None = None
     """module-echo-cancel's aec_args; None: as narrator/play/echo.py sets them."""
+    aec_rate: int | None = None
+    """The canceller's own sample rate (Hz); None: the masters' (48 kHz, as narrator/play/echo.py has it)."""
     modules: list[str] = field(default_factory=list)
 
     @property
@@ -120,7 +122,9 @@ class Room:
             aec_args = AEC_ARGS.get(self.echo_cancel) if self.aec_args is None else self.aec_args
             self._load("module-echo-cancel", "source_master=air.monitor", "sink_master=table",
                        f"aec_method={self.echo_cancel}", "source_name=ec_mic", "sink_name=ec_table",
-                       "use_master_format=1",  # and the canceller's settings as narrator/play/echo.py has them
+                       # and the canceller's settings as narrator/play/echo.py has them
+                       *(["use_master_format=1"] if self.aec_rate is None else
+                         [f"rate={self.aec_rate}", "channels=1", "format=float32le"]),
                        *([f'aec_args="{aec_args}"'] if aec_args else []))
 
     def _load(self, module: str, *args: str) -> str:
