@@ -11,31 +11,42 @@ with 20 ms delay, −6 dB and two reflections; a host voice in the same room).
         `narrator resume` by voice (Korean model) at the day's speeches (tests/room/roomgame.py): in each a
         player talks, then the host says 法官，过; from the end of the host's voice (paplay done, minus the
         clip's trailing silence) to the first sound of the judge's next line on the table (Silero VAD
-        onsets on table.monitor, 32 ms frames), p50/p95; and the process's peak memory (VmHWM).
-    python scripts/bench_room.py start [--count 8] [--aec off]
-        `narrator play` by voice, again and again: the host says 开始 after the cards line until it is taken;
-        from the end of his voice (minus the clip's trailing silence) to the first sound of the judge's next
-        line on the table (Silero VAD onsets, 32 ms frames), p50/p95; and the peak memory (VmHWM) of play
-        with the Korean model loaded.
-    python scripts/bench_room.py bargein [--aec webrtc,speex,off,webrtc-gap] [--trials 12]
+        onsets on table.monitor, 32 ms frames: paplay's and the pipe's clocks, rough — `start` measures on
+        one clock), p50/p95; and the process's peak memory (VmHWM).
+    python scripts/bench_room.py start [--count 12] [--aec off] [--cold]
+        `narrator play` by voice (traced: scripts/trace_narrator.py), again and again: the host says 开始
+        after the cards line until it is taken, then answers the first question once. One recording of the
+        room's probe (the host's mouth, the table, the earpiece, the microphone: roomkit.PROBE) gives the
+        end of his voice and the first sample of the judge's next line on one sample clock; p50/p95 of
+        that, and beyond the ear's trailing silence; where the time went (the trace); the peak memory
+        (VmHWM) of play with the Korean model loaded. The judge's voice is rendered beforehand unless --cold.
+    python scripts/bench_room.py memory [--count 2]
+        A whole game with the Korean model loaded (`play --input voice,text`, the microphone open in the
+        room, every answer typed), from 开始 to the recap: peak resident memory (VmHWM).
+    python scripts/bench_room.py bargein [--aec webrtc,speex,off,webrtc-gap] [--trials 12] [--aec-args "A;B"]
         The host says a command (Korean stand-in for 暂停 / 重复 …) in the middle of a judge line; the real
         VoiceEar (Silero VAD, Vosk Korean model, grammars/ko.yaml) listens to ec_mic with the canceller,
         to air.monitor without it, with no deaf window. Counts the host's commands heard (an utterance
         starting within his words), taken right (read as the command), and judge speech taken as words.
         "webrtc-gap": the same command said after the line, in silence (what the model makes of it alone).
+        --aec-args: module-echo-cancel's aec_args to try in turn (default: narrator/play/echo.py's);
+        --aec-rate: the canceller's own sample rate (default: the masters', 48 kHz).
 
-Start a private PulseAudio first (`export XDG_RUNTIME_DIR=$(mktemp -d)`; the script starts a server when
-none answers and stops it again). Prints one JSON object per measurement.
+Start a private PulseAudio first (`export XDG_RUNTIME_DIR=$(mktemp -d)`, unset PULSE_RUNTIME_PATH; the
+script starts a server when none answers and stops it again). Prints one JSON object per measurement.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -137,7 +148,8 @@ COMMANDS = {"暂停": "멈춤", "重复": "반복"}
 """The host's barge-in commands and what the Korean stand-in says for them (grammars/ko.yaml)."""
 
 
-def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int, gap: bool = False) -> dict[str, object]:
+def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int, gap: bool = False,
+            aec_args: str | None = None, aec_rate: int | None = None) -> dict[str, object]:
     """The host says a command a third into each judge line (with `gap`: after it, in silence: the control);
     the real ear listens with no deaf window."""
     from importlib.resources import files
@@ -153,7 +165,7 @@ def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int, g
     grammar = Grammar(load_pack("ko"), lambda w: knows(model, w))
     prompt = Prompt("wolves.kill", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=0)
     heard: list[tuple[float, str]] = []
-    with Room(echo_cancel=aec) as room:
+    with Room(echo_cancel=aec, aec_args=aec_args, aec_rate=aec_rate) as room:
         ear = MicEar(Recognizer(model), grammar, Endpointer(SileroVad(), EndpointConfig(trailing_s=0.4)),
                      tail_s=0.0, device=f"pulse:{room.mic}")
         mixer = Mixer(builtin_sounds())
@@ -199,7 +211,8 @@ def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int, g
     taken = sum(any(words == h for h in during(a, b)) for a, b, words in said)
     in_window = [during(a, b) for a, b, _ in said]
     judge = [h for t, h in heard if not any(a - 0.3 <= t <= b + 0.5 for a, b, _ in said)]
-    return {"aec": aec or "off", "said": "after the line" if gap else "during the line", "commands": len(said),
+    return {"aec": aec or "off", "aec_args": aec_args, "aec_rate": aec_rate,
+            "said": "after the line" if gap else "during the line", "commands": len(said),
             "commands_heard": sum(bool(w) for w in in_window),
             "commands_taken": taken, "heard_as": [" / ".join(w) for w in in_window],
             "judge_taken_as_words": len(judge), "judge_heard_as": judge[:6]}
@@ -245,49 +258,233 @@ def speeches(count: int, pace: float, aec: str | None) -> dict[str, object]:
             "each_ms": [round(x) for x in ms], "peak_rss_mb": round(run.peak_rss_mb), "seconds": round(run.seconds)}
 
 
-def start(count: int, pace: float, aec: str | None) -> dict[str, object]:
+TRACER = [sys.executable, str(ROOT / "scripts" / "trace_narrator.py")]
+FLOOR_DB = -60.0
+"""dBFS. A sample above this on the probe is sound (the probe's sinks are digitally silent otherwise)."""
+TABLE, EARPIECE, AIR = 1, 2, 3
+"""Columns of the probe's recording (roomkit.PROBE; column 0 is the host's mouth)."""
+
+
+def next_sound(rec: np.ndarray, rate: int, after_s: float, columns: list[int]) -> float | None:
+    """s. The first sample after `after_s` that any of the probe's `columns` played."""
+    out = np.abs(rec[round(after_s * rate):, columns]).max(axis=1)
+    loud = np.flatnonzero(out > 10 ** (FLOOR_DB / 20))
+    return after_s + int(loud[0]) / rate if len(loud) else None
+
+
+def mouth_to_mic_s(rec: np.ndarray, rate: int, span: tuple[float, float]) -> float:
+    """s. How late the host's voice (the probe's column 0) reaches the microphone (AIR) in `span`: the
+    room's own delay (module-loopback)."""
+    from roomkit import lag_s
+
+    a, b = round(span[0] * rate), round((span[1] + 0.3) * rate)
+    return lag_s(rec[a:b, 0], rec[a:b, AIR], rate)
+
+
+def stages(trace: list[dict[str, Any]], heard_at: float, latency_s: float, mic_s: float) -> dict[str, float] | None:
+    """Where the time went (ms), from the narrator process's trace (scripts/trace_narrator.py): the first
+    utterance the loop had after `heard_at` (monotonic), its VAD end and decoding before it, then the save,
+    the next line's voice, its enqueueing and its first sample leaving the device; the host's voice end
+    placed on the same clock `latency_s` before that first sample; `mic_s`: the room's mouth → microphone."""
+    def first(event: str, after: float) -> dict[str, Any] | None:
+        return next((e for e in trace if e["event"] == event and e["t"] >= after), None)
+
+    def last(event: str, before: float) -> dict[str, Any] | None:
+        return next((e for e in reversed(trace) if e["event"] == event and e["t"] <= before), None)
+
+    heard = first("heard", heard_at)
+    if heard is None:
+        return None
+    t = heard["t"]
+    vad, final = last("vad_end", t), last("final", t)
+    voiced, enqueued, leaves = first("voiced", t), first("enqueued", t), first("leaves", t)
+    if not (vad and final and voiced and enqueued and leaves):
+        return None
+    saved = first("saved", t)
+    host_end = leaves["t"] - latency_s
+    ms = {"mouth → microphone (the room)": mic_s,
+          "microphone → VAD end": vad["t"] - host_end - mic_s,
+          "VAD end → decoded": final["t"] - vad["t"],
+          "decoded → loop has it": t - final["t"],
+          "save the new game": saved["took"] if saved and saved["t"] < enqueued["t"] else 0.0,
+          "voice the line": voiced["took"],
+          "loop has it → enqueued": enqueued["t"] - t,
+          "enqueued → first sample out (PortAudio)": leaves["t"] - enqueued["t"]}
+    return {k: round(v * 1000, 1) for k, v in ms.items()}
+
+
+def percentiles(values: list[float]) -> dict[str, float | None]:
+    a = np.array(values)
+    return {"p50": round(float(np.percentile(a, 50)), 1) if len(a) else None,
+            "p95": round(float(np.percentile(a, 95)), 1) if len(a) else None}
+
+
+def voice_cache() -> Path:
+    """The judge's espeak-ng voice (as roomgame.live sets it) rendered once (`narrator voices build`), as a
+    prepared device has it: the benchmark measures the game, not the first rendering of its lines."""
+    cache = Path(tempfile.gettempdir()) / "narrator-room-voices"
+    if not (cache / "ready").exists():
+        subprocess.run([sys.executable, "-m", "narrator.cli.main", "voices", "build", "--backend", "espeak",
+                        "--rate=+60%", "--cache-dir", str(cache)], check=True, capture_output=True, timeout=900)
+        (cache / "ready").touch()
+    return cache
+
+
+def start_then_answer(tries: int) -> Any:
+    """The host of `start`: 开始 until it is taken (roomgame.start_host), then the game's first answer once
+    (the wolves' seats at night 1), when the judge has finished; he waits for the judge's reply (a read-back
+    or a question again: to the earpiece, at night)."""
+    from roomgame import QUIET_S, say, start_host
+
+    from narrator.listen.grammar import load_pack
+
+    begin = start_host(tries)
+
+    def host(run: Any, ears: Any, done: Any) -> None:
+        begin(run, ears, done)
+        if not any(line.strip() == "👂 开始" for _, line in run.printed) or done.is_set():
+            return
+        ears.wait_quiet(QUIET_S, timeout_s=120)
+        seen = len(run.printed)
+        say(run, run.scripted.kinds[0], run.scripted.utterances[0], load_pack("ko"))
+        deadline = time.monotonic() + 8
+        while time.monotonic() < deadline and not any("👂" in line for _, line in run.printed[seen:]):
+            time.sleep(0.1)
+        time.sleep(2)  # the reply is said
+    return host
+
+
+def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[str, object]:
     """`narrator play` by voice, `count` times: the host says 开始 (시작) after the cards line until it is
-    taken; from the end of his voice to the first sound of the judge's next line on the table."""
-    import tempfile
+    taken, then answers the first question once (`start_then_answer`). The room's probe (roomkit.PROBE)
+    records the host's mouth, the table, the earpiece and the microphone in one recording: the end of his
+    voice and the first sample of the judge's next line on one sample clock — after 开始 on the table (or
+    the earpiece), after the answer on the earpiece (the table plays the night bed meanwhile). Minus the
+    ear's trailing silence (narrator/listen/vad.py's default, which play uses), the latency beyond it; and
+    where the time went, from the process's trace (scripts/trace_narrator.py). The judge's voice is
+    rendered beforehand (`voice_cache`) unless `cold`."""
+    from roomgame import GameRun, live
+    from roomkit import RATE, probe_recorder, sound_spans
 
-    from roomgame import GameRun, live, start_host
-
+    from narrator.listen.vad import EndpointConfig
     from narrator.play.scripted import host_script
     from narrator.sim.scenario import Run, Scenario
 
-    latencies, peaks, failures = [], [], []
+    trailing = EndpointConfig().trailing_s
+    latencies: dict[str, list[float]] = {"开始": [], "answer": []}
+    breakdowns: dict[str, list[dict[str, float]]] = {"开始": [], "answer": []}
+    peaks, failures = [], []
     scenario = Scenario.from_dict({**GAME, "seed": 3}, name="room-start")
-    trailing = trailing_silence_s(espeak("시작", "ko"))
     for _ in range(count):
-        with Room(echo_cancel=aec) as room, tempfile.TemporaryDirectory() as tmp:
-            run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), Path(tmp) / "data",
-                          stop_when_done=True)
-            live(run, room, Path(tmp), ["play", "--preset", str(GAME["preset"]), "--seed", "3"], pace,
-                 start_host(4), timeout_s=120)
-        taken = [t for t, line in run.printed if line.strip() == "👂 开始"]
+        with Room(echo_cancel=aec, probe=True) as room, tempfile.TemporaryDirectory() as tmp:
+            trace = Path(tmp) / "trace.jsonl"
+            if not cold:
+                (Path(tmp) / "cache").symlink_to(voice_cache(), target_is_directory=True)
+            recorder = probe_recorder()
+            try:
+                run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), Path(tmp) / "data",
+                              stop_when_done=True)
+                live(run, room, Path(tmp), ["play", "--preset", str(GAME["preset"]), "--seed", "3"], pace,
+                     start_then_answer(4), timeout_s=120, launcher=[*TRACER, str(trace)])
+            finally:
+                rec = recorder.stop()
+            events = [json.loads(x) for x in trace.read_text(encoding="utf-8").splitlines()] if trace.exists() else []
         peaks.append(run.peak_rss_mb)
-        if not taken or not run.host_ends:
+        spoken = sound_spans(rec[:, 0], RATE)
+        if len(spoken) != len(run.host_ends):
+            failures.append(f"{len(spoken)} utterances on the probe, {len(run.host_ends)} said")
+            continue
+        kinds = [kind for _, kind in run.host_ends]
+        if "start" not in kinds or not any(line.strip() == "👂 开始" for _, line in run.printed):
             failures.append("开始 never taken")
             continue
-        voice_end = run.host_ends[-1][0] - trailing
-        after = [t for t in run.judge_onsets if t > voice_end]
-        if after:
-            latencies.append(after[0] - voice_end)
-    ms = np.array(latencies) * 1000
-    return {"aec": aec or "off", "runs": count, "failures": failures, "samples": len(ms),
-            "p50_ms": round(float(np.percentile(ms, 50))) if len(ms) else None,
-            "p95_ms": round(float(np.percentile(ms, 95))) if len(ms) else None,
-            "each_ms": [round(x) for x in ms], "peak_rss_mb": round(max(peaks, default=0))}
+        taken = max(i for i, kind in enumerate(kinds) if kind == "start")
+        measured = [("开始", taken, [TABLE, EARPIECE])]
+        if taken + 1 < len(kinds):
+            measured.append(("answer", taken + 1, [EARPIECE]))
+        for what, i, columns in measured:
+            end = spoken[i][1]
+            onset = next_sound(rec, RATE, end, columns)
+            if onset is None or (i + 1 < len(spoken) and onset > spoken[i + 1][0]):
+                failures.append(f"no line after {what}")
+                continue
+            latencies[what].append(onset - end)
+            # the utterance the loop had: 开始 (the last one heard), or the first after it
+            heard_start = max((e["t"] for e in events if e["event"] == "heard" and e["text"] == "开始"), default=None)
+            where = None if heard_start is None else stages(
+                events, heard_start + (1e-6 if what == "answer" else 0.0), onset - end,
+                mouth_to_mic_s(rec, RATE, spoken[i]))
+            if where is not None:
+                breakdowns[what].append(where)
+            print(json.dumps({what: round((onset - end) * 1000, 1), "stages": where}, ensure_ascii=False),
+                  file=sys.stderr, flush=True)
+    out: dict[str, object] = {"aec": aec or "off", "voices": "cold" if cold else "built", "runs": count,
+                              "failures": failures, "trailing_silence_ms": trailing * 1000}
+    for what, values in latencies.items():
+        ms = [x * 1000 for x in values]
+        out[what] = {"samples": len(ms), "host_end_to_next_line_ms": percentiles(ms),
+                     "beyond_trailing_ms": percentiles([x - trailing * 1000 for x in ms]),
+                     "each_ms": [round(x) for x in ms],
+                     "stages_median_ms": {k: round(float(np.median([b[k] for b in breakdowns[what]])), 1)
+                                          for k in (breakdowns[what][0] if breakdowns[what] else {})}}
+    out["peak_rss_mb"] = round(max(peaks, default=0))
+    out["load"] = [round(x, 2) for x in os.getloadavg()]
+    return out
+
+
+def memory(count: int, pace: float) -> dict[str, object]:
+    """A whole game with the Korean model loaded, `count` times: `narrator play --input voice,text` in the
+    room (the microphone open), the game of tests/room/roomgame.py from 开始 to the recap with every answer
+    typed (the stand-in's voice cannot carry a whole game: docs/benchmarks.md); peak resident memory (VmHWM)."""
+    from roomgame import GAME, SPEECH_SECONDS
+
+    from narrator.play.scripted import host_script
+    from narrator.sim.scenario import Scenario
+
+    typed = "\n".join(["开始", *host_script(Scenario.from_dict({**GAME, "seed": 3}, name="memory")).utterances])
+    peaks, codes, seconds = [], [], []
+    for _ in range(count):
+        with Room(echo_cancel=None) as room, tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "cache").symlink_to(voice_cache(), target_is_directory=True)
+            env = {**os.environ, "NARRATOR_DATA_DIR": f"{tmp}/data", "NARRATOR_CONFIG_DIR": f"{tmp}/config"}
+            argv = [sys.executable, "-m", "narrator.cli.main", "play", "--preset", str(GAME["preset"]), "--seed", "3",
+                    "--rule", "sheriff=false", "--rule", f"speech_seconds={SPEECH_SECONDS}", "--input", "voice,text",
+                    "--model", "ko", "--grammar", "ko", "--mic", f"pulse:{room.mic}", "--table-device",
+                    f"pulse:{room.table}", "--host-device", "pulse:earpiece", "--backend", "espeak", "--rate=+60%",
+                    "--pace", str(pace), "--read-back", "doubt", "--cache-dir", f"{tmp}/cache"]
+            started = time.monotonic()
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, text=True, env=env)
+            assert proc.stdin is not None
+            proc.stdin.write(typed + "\n")
+            proc.stdin.flush()
+            peak = 0.0
+            while proc.poll() is None and time.monotonic() - started < 900:
+                status = Path(f"/proc/{proc.pid}/status").read_text(encoding="utf-8")
+                peak = max([peak, *(int(r.split()[1]) / 1024 for r in status.splitlines() if r.startswith("VmHWM:"))])
+                time.sleep(0.5)
+            if proc.poll() is None:
+                proc.kill()
+            codes.append(proc.wait())
+            finished = (Path(tmp) / "data" / "games").glob("*/game.recap.md")
+            seconds.append(round(time.monotonic() - started) if any(finished) else None)
+            peaks.append(round(peak))
+    return {"runs": count, "returncodes": codes, "seconds_to_recap": seconds, "peak_rss_mb": peaks,
+            "load": [round(x, 2) for x in os.getloadavg()]}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["erle", "bargein", "speeches", "start"])
+    parser.add_argument("what", choices=["erle", "bargein", "speeches", "start", "memory"])
     parser.add_argument("--count", type=int, default=10)
     parser.add_argument("--pace", type=float, default=0.1)
     parser.add_argument("--aec", default="webrtc,speex")
     parser.add_argument("--lines", type=int, default=12)
     parser.add_argument("--trials", type=int, default=12)
+    parser.add_argument("--aec-args", help="bargein: module-echo-cancel aec_args to try, separated by ';' "
+                        "(default: narrator/play/echo.py's)")
+    parser.add_argument("--aec-rate", type=int, help="bargein: the canceller's own sample rate (default: 48 kHz)")
+    parser.add_argument("--cold", action="store_true", help="start: the judge's voice not rendered beforehand")
     args = parser.parse_args()
     daemon = ensure_pulse()
     try:
@@ -297,8 +494,10 @@ def main() -> None:
                 print(json.dumps(erle(aec, lines), ensure_ascii=False), flush=True)
         elif args.what == "start":
             for aec in args.aec.split(","):
-                result = start(args.count, args.pace, None if aec == "off" else aec)
+                result = start(args.count, args.pace, None if aec == "off" else aec, args.cold)
                 print(json.dumps(result, ensure_ascii=False), flush=True)
+        elif args.what == "memory":
+            print(json.dumps(memory(args.count, args.pace), ensure_ascii=False), flush=True)
         elif args.what == "speeches":
             for aec in args.aec.split(","):
                 result = speeches(args.count, args.pace, None if aec == "off" else aec)
@@ -307,8 +506,10 @@ def main() -> None:
             lines = judge_clips(args.lines)
             for aec in args.aec.split(","):
                 method = aec.removesuffix("-gap")
-                result = bargein(None if method == "off" else method, lines, args.trials, aec.endswith("-gap"))
-                print(json.dumps(result, ensure_ascii=False), flush=True)
+                for aec_args in args.aec_args.split(";") if args.aec_args and method != "off" else [None]:
+                    result = bargein(None if method == "off" else method, lines, args.trials, aec.endswith("-gap"),
+                                     aec_args, args.aec_rate)
+                    print(json.dumps(result, ensure_ascii=False), flush=True)
     finally:
         if daemon is not None:
             daemon.terminate()

@@ -32,7 +32,8 @@ class EarOptions:
     keypad: bool = False
     text: bool = False
     vad: str = "silero"
-    trailing_s: float = 0.4
+    trailing_s: float = EndpointConfig.trailing_s
+    """s of silence that ends an utterance (the endpointer's default, narrator/listen/vad.py)."""
     echo_tail_s: float = ECHO_TAIL_S
     max_seat: int = 18
     stdin: Any = None

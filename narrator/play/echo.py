@@ -8,7 +8,8 @@ writes `echo_cancel = "webrtc"` to the config's [audio]; `play`, `resume` and `d
 the sound server has forgotten it (after a restart), and use those two devices instead of the table and
 the microphone. WebRTC's own gain control stays off (it would move the microphone's volume mid-game), and
 so does its noise suppression (the recogniser read the host's commands through it 2 times in 12, without
-it 4 in 8: docs/benchmarks.md).
+it 4 in 8: docs/benchmarks.md). Its high-pass filter off, its extended filter on, or the canceller at 16 kHz
+read them no better (docs/benchmarks.md): the rest is its default.
 """
 
 from __future__ import annotations

@@ -157,7 +157,7 @@ def play_steps(run: GameRun, ears: Listening, done: threading.Event, steps: list
                 break
             if any(line.strip() == "👂 暂停" for _, line in run.printed[run.resumed:]):
                 run.resumed = len(run.printed)  # the ear took something for 暂停: the host goes on
-                _say(run, "resume", "继续", pack)
+                say(run, "resume", "继续", pack)
                 continue
             if kind in SPEECH_KINDS and passes:
                 words = "法官过"
@@ -178,7 +178,7 @@ def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, tak
            quiet_s: float = QUIET_S) -> None:
     """Say `words` once (the judge has finished) and wait up to 8 s for `taken()`; a read-back ("二号，对吗？")
     gets 确认 if it is what was said, else 不对 (and the caller says it again)."""
-    _say(run, kind, words, pack)
+    say(run, kind, words, pack)
     seen = len(run.printed)
     deadline = time.monotonic() + 8
     while not taken() and time.monotonic() < deadline:
@@ -188,7 +188,7 @@ def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, tak
             judge_started(run, asked[-1][0])  # printed before it is played: the host waits for it
             ears.wait_quiet(quiet_s, timeout_s=60)
             right = all(w in asked[-1][1] for w in words.replace("出局", "").replace("法官", "").split())
-            _say(run, "read-back", "确认" if right else "不对", pack)
+            say(run, "read-back", "确认" if right else "不对", pack)
             if not right:
                 return
             deadline = time.monotonic() + 8
@@ -203,7 +203,7 @@ def judge_started(run: GameRun, printed: float, timeout_s: float = 10) -> None:
         time.sleep(0.05)
 
 
-def _say(run: GameRun, kind: str, words: str, pack: Pack) -> None:
+def say(run: GameRun, kind: str, words: str, pack: Pack) -> None:
     spoken = korean(words, pack)
     run.host_log.append(f"host [{kind}]: {words} = {spoken}")
     with (run.data.parent / "printed.log").open("a", encoding="utf-8") as seen:
@@ -239,11 +239,12 @@ Host = Callable[[GameRun, "Listening", threading.Event], None]
 
 
 def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, host: Host,
-         timeout_s: float) -> GameRun:
-    """Run `narrator COMMAND` by voice in the room while `host` talks; fills `run` and returns it."""
+         timeout_s: float, launcher: list[str] | None = None) -> GameRun:
+    """Run `narrator COMMAND` by voice in the room while `host` talks; fills `run` and returns it.
+    `launcher`: what runs narrator (default `python -m narrator.cli.main`; scripts/trace_narrator.py …)."""
     env = {**os.environ, "NARRATOR_DATA_DIR": str(run.data), "NARRATOR_CONFIG_DIR": str(tmp / "config"),
            "PYTHONUNBUFFERED": "1"}
-    argv = [sys.executable, "-m", "narrator.cli.main", *command,
+    argv = [*(launcher or [sys.executable, "-m", "narrator.cli.main"]), *command,
             "--input", "voice", "--model", "ko", "--grammar", "ko", "--mic", f"pulse:{room.mic}",
             "--table-device", f"pulse:{room.table}", "--host-device", "pulse:earpiece", "--backend", "espeak",
             "--rate=+60%", "--pace", str(pace), "--read-back", "always", "--cache-dir", str(tmp / "cache")]
@@ -380,7 +381,7 @@ def start_host(tries: int) -> Host:
         for _ in range(tries):
             ears.wait_quiet(QUIET_S, timeout_s=120)
             seen = len(run.printed)
-            _say(run, "start", "开始", pack)
+            say(run, "start", "开始", pack)
             deadline = time.monotonic() + 6
             while time.monotonic() < deadline:
                 if any("👂" in line for _, line in run.printed[seen:]):

@@ -7,6 +7,11 @@ talk into it. Used by the room tests (tests/room) and the room benchmarks (scrip
                                                       air (null sink) ── air.monitor: the raw microphone
     earpiece ──► the host's ear only (not in the room)
 
+With `probe=True` the host's mouth, the table, the earpiece and the air are not sinks of their own but four
+channels of one null sink `probe` (module-remap-sink, `PROBE`): recording `probe.monitor` hears the host's
+voice, the judge's output and what the microphone hears on ONE sample clock, as they leave their sinks —
+what the room latency benchmark (scripts/bench_room.py start) measures from (`sound_spans`).
+
 With echo cancellation (`module-echo-cancel`, aec_method webrtc or speex) the device plays into the
 canceller's sink `ec_table` (whose master is `table`: what it plays is its reference) and records its
 source `ec_mic` (the room minus the judge, from `air.monitor`); without it, it plays into `table` and
@@ -40,6 +45,10 @@ SPEAKER_DELAY_MS = 20
 SPEAKER_GAIN = 0.5
 """The speaker's direct sound at the microphone (−6 dB), then the reflections (ms, gain)."""
 REFLECTIONS = ((45, 0.2), (80, 0.1))
+PROBE_SINK = "probe"
+PROBE = {"voice": "front-left", "table": "front-right", "earpiece": "front-center", "air": "rear-left"}
+"""With Room(probe=True): the sinks that are channels of `probe`, in its channel order."""
+
 
 
 def pactl(*args: str) -> str:
@@ -65,6 +74,12 @@ def _owned_inputs() -> dict[str, str]:
 class Room:
     echo_cancel: str | None = "webrtc"
     """aec_method of module-echo-cancel ("webrtc", "speex"), or None: no canceller."""
+    probe: bool = False
+    """voice, table and earpiece as the channels of one sink `probe` (see the module docstring)."""
+    aec_args: str | None = None
+    """module-echo-cancel's aec_args; None: as narrator/play/echo.py sets them."""
+    aec_rate: int | None = None
+    """The canceller's own sample rate (Hz); None: the masters' (48 kHz, as narrator/play/echo.py has it)."""
     modules: list[str] = field(default_factory=list)
 
     @property
@@ -86,8 +101,16 @@ class Room:
         return self
 
     def _build(self) -> None:
+        if self.probe:
+            self._load("module-null-sink", f"sink_name={PROBE_SINK}", f"rate={RATE}", f"channels={len(PROBE)}",
+                       f"channel_map={','.join(PROBE.values())}", "format=float32le")
+            for sink, channel in PROBE.items():
+                self._load("module-remap-sink", f"sink_name={sink}", f"master={PROBE_SINK}", "channels=1",
+                           f"master_channel_map={channel}", "channel_map=mono", "remix=no")
         for sink in ("table", "air", "voice", "earpiece"):
-            self._load("module-null-sink", f"sink_name={sink}", f"rate={RATE}", "channels=1", "format=float32le")
+            if not (self.probe and sink in PROBE):
+                self._load("module-null-sink", f"sink_name={sink}", f"rate={RATE}", "channels=1",
+                           "format=float32le")
         for delay_ms, gain in ((SPEAKER_DELAY_MS, SPEAKER_GAIN), *REFLECTIONS):
             index = self._load("module-loopback", "source=table.monitor", "sink=air", f"latency_msec={delay_ms}",
                                "source_dont_move=true", "sink_dont_move=true")
@@ -96,10 +119,13 @@ class Room:
                            "source_dont_move=true", "sink_dont_move=true")
         self._volume(mouth, 1.0)  # set every loopback's volume: the server restores the last one it saw
         if self.echo_cancel:
+            aec_args = AEC_ARGS.get(self.echo_cancel) if self.aec_args is None else self.aec_args
             self._load("module-echo-cancel", "source_master=air.monitor", "sink_master=table",
                        f"aec_method={self.echo_cancel}", "source_name=ec_mic", "sink_name=ec_table",
-                       "use_master_format=1",  # and the canceller's settings as narrator/play/echo.py has them
-                       *([f'aec_args="{AEC_ARGS[self.echo_cancel]}"'] if self.echo_cancel in AEC_ARGS else []))
+                       # and the canceller's settings as narrator/play/echo.py has them
+                       *(["use_master_format=1"] if self.aec_rate is None else
+                         [f"rate={self.aec_rate}", "channels=1", "format=float32le"]),
+                       *([f'aec_args="{aec_args}"'] if aec_args else []))
 
     def _load(self, module: str, *args: str) -> str:
         index = pactl("load-module", module, *args)
@@ -156,13 +182,16 @@ def play(wav: Path, sink: str = "voice", volume: float = 1.0) -> subprocess.Pope
 
 
 class Recorder:
-    """Records a PulseAudio source with parec, mono float32 at `rate`; `t0` is when it started (monotonic)."""
+    """Records a PulseAudio source with parec, float32 at `rate`, mono or `channels` (then `stop()` gives
+    one column per channel, in `channel_map`'s order: give the source's own map, or the server remixes);
+    `t0` is when it started (monotonic)."""
 
-    def __init__(self, source: str, rate: int = 16_000) -> None:
-        self.source, self.rate = source, rate
+    def __init__(self, source: str, rate: int = 16_000, channels: int = 1, channel_map: str | None = None) -> None:
+        self.source, self.rate, self.channels = source, rate, channels
         self._file = tempfile.NamedTemporaryFile(suffix=".f32")  # noqa: SIM115 (closed in stop())
         self._proc = subprocess.Popen(
-            ["parec", "-d", source, f"--rate={rate}", "--channels=1", "--format=float32le", "--latency-msec=10"],
+            ["parec", "-d", source, f"--rate={rate}", f"--channels={channels}", "--format=float32le",
+             "--latency-msec=10", *([f"--channel-map={channel_map}"] if channel_map else [])],
             stdout=self._file, stderr=subprocess.PIPE)
         self.t0 = time.monotonic()
 
@@ -173,7 +202,32 @@ class Recorder:
         data = np.fromfile(self._file.name, dtype="<f4")
         self._file.close()
         assert len(data), f"parec recorded nothing from {self.source}: {err.decode(errors='replace')}"
+        if self.channels > 1:
+            data = data[: len(data) // self.channels * self.channels].reshape(-1, self.channels)
         return data
+
+
+def probe_recorder() -> Recorder:
+    """Records Room(probe=True)'s `probe`: one column per PROBE sink, in PROBE's order, at the room's rate."""
+    return Recorder(f"{PROBE_SINK}.monitor", RATE, len(PROBE), ",".join(PROBE.values()))
+
+
+def sound_spans(x: np.ndarray, rate: int, floor_db: float = -60.0, gap_s: float = 0.25) -> list[tuple[float, float]]:
+    """(start, end) in s of the stretches of one channel `x` with samples above `floor_db` (dBFS), joined
+    across quieter gaps shorter than `gap_s`: a clean voice's utterances, or what a silent sink played."""
+    loud = np.flatnonzero(np.abs(x) > 10 ** (floor_db / 20))
+    if not len(loud):
+        return []
+    breaks = np.flatnonzero(np.diff(loud) > gap_s * rate)
+    starts, ends = np.r_[loud[0], loud[breaks + 1]], np.r_[loud[breaks], loud[-1]] + 1
+    return [(int(s) / rate, int(e) / rate) for s, e in zip(starts, ends, strict=True)]
+
+
+def lag_s(x: np.ndarray, y: np.ndarray, rate: int, max_s: float = 0.3) -> float:
+    """s by which `y` lags `x` (0 to `max_s`): the peak of their cross-correlation."""
+    n = 1 << int(np.ceil(np.log2(len(x) + len(y))))
+    corr = np.fft.irfft(np.fft.rfft(y, n) * np.conj(np.fft.rfft(x, n)), n)
+    return float(np.argmax(corr[: round(max_s * rate)])) / rate
 
 
 def erle_db(before: np.ndarray, after: np.ndarray, rate: int = 16_000, block_s: float = 0.1,
