@@ -180,10 +180,9 @@ class Lobby:
             return Choice(slug)
         if step.kind == "players":
             n = w.read_count(text)
-            if n is not None:
-                if n not in w.counts():
-                    raise NotUnderstood(_refuse("no_count", low=w.PLAYER_RANGE[0], high=w.PLAYER_RANGE[1]))
-                return Choice("count", n)
+            if n is None or n not in w.counts():  # what it can take: the counts (it has no command to name)
+                raise NotUnderstood(_refuse("no_count", low=w.PLAYER_RANGE[0], high=w.PLAYER_RANGE[1]))
+            return Choice("count", n)
         if step.kind == "board" and step.players is not None:
             board = w.read_board(text, self._boards())
             if board is not None:

@@ -199,3 +199,15 @@ def lobby_lines(lobby: Lobby) -> list:
                 "setting.slower", "setting.faster"):
         out.append(lobby.line(key))
     return out
+
+
+def test_words_that_are_no_count_at_how_many_players_get_the_counts() -> None:
+    """Not "现在可以说：。" (the players question has no command words to list): the counts it can take."""
+    from narrator.serve.lobby import Step
+
+    lobby = Lobby()
+    lobby.go(Step("players"))
+    said, _ = talk(lobby, ["乱说", "九个"])
+    refused = said[1]
+    assert "请说几个人" in refused and "八" in refused and "十八" in refused, said
+    assert lobby.step.kind == "board" and lobby.step.players == 9
