@@ -95,7 +95,8 @@ def cases(pack: Pack) -> list[Case]:
             add(step, w.COMMANDS[slug][0], slug)
     for slug, said in w.ANYTIME.items():
         add(steps["idle"], said[0], slug)
-    add(steps["idle"], "确认", "control", "confirm")  # 关机, 对吗？ is answered at the question's own grammar
+    for step in steps.values():  # "关机，对吗？" is answered with the grammar of the question it was said at
+        add(step, "确认", "control", "confirm")
     for n in w.counts():
         add(steps["players"], f"{chinese_number(n)}个", "count", n)
     for n in (9, 12):
