@@ -14,7 +14,6 @@ closed).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import fields
 
 from narrator.engine.roles import Role
@@ -179,12 +178,11 @@ def opening_lines(setup: Setup, lang: str = "zh-Hans") -> list[Line]:
     return [script.line("events", "game_started.house_rules", rules=said)]
 
 
-def differing(setup: Setup, also: Iterable[str] = ()) -> list[str]:
-    """The switches that matter for this deck (or are in `also`: the ones the host set, as `serve`'s lobby
-    names them) and are not as the usual rules have them, in SWITCHES order."""
+def differing(setup: Setup) -> list[str]:
+    """The switches that matter for this deck and are not as the usual rules have them, in SWITCHES order."""
     usual = usual_rules(setup)
-    return [name for name in SWITCHES if (matters(setup, name) or name in also)
-            and phrase_key(setup.rules, name) != phrase_key(usual, name)]
+    return [name for name in SWITCHES
+            if matters(setup, name) and phrase_key(setup.rules, name) != phrase_key(usual, name)]
 
 
 def usual_rules(setup: Setup) -> Rules:

@@ -47,6 +47,10 @@ class Entry:
     bed: str | None = None
 
 
+DEFAULT_JUDGE_NAME = "法官"
+"""What the judge calls itself and tells the host to call it ({judge}) unless configured otherwise."""
+
+
 class Script:
     """One language's catalogue. `line(section, key, **values)` renders a Line with its pieces."""
 
@@ -195,6 +199,7 @@ class Script:
         # (other values are rendered when first said).
         pieces.update(spoken_number(n) for n in range(10, 301, 10))
         pieces.add(self.voted_for)
+        pieces.add(DEFAULT_JUDGE_NAME)  # {judge} (another name, --judge-name, is rendered when first said)
         names = self.data["names"]
         for group in ("roles", "camps", "seer_results", "answers"):
             pieces.update(str(v) for v in names[group].values())

@@ -45,6 +45,7 @@ from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
 from narrator.listen.grammar import UNK, WAKE_KINDS, Pack, load_pack
 from narrator.session import Refused, Session, names_secret
+from narrator.zh import to_script
 
 IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
 IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
@@ -71,6 +72,9 @@ class DialogueConfig:
     """Reminders after which a silent host is given up on (`answer()` returns None, `gave_up` is set): the
     lobby of `narrator serve` goes back to waiting. None: ask for ever (a game)."""
     pack: str = "zh"
+    judge_name: str | None = None
+    """The judge's name (a host word; None: the pack's, 法官): what the host is told to say before 继续 where
+    people talk."""
 
 
 def host_answer(text: str, prompt: Prompt) -> Answer:
@@ -139,7 +143,7 @@ class Dialogue:
         self._say = say
         self.clock = clock
         self.cfg = config or DialogueConfig()
-        self.pack = load_pack(self.cfg.pack)
+        self.pack = load_pack(self.cfg.pack).named(self.cfg.judge_name)
         self.script: Script = session.judge.script
         self.last: list[Line] = []
         self.paused = False
@@ -285,7 +289,8 @@ class Dialogue:
             return self._undo(prompt)
         if control == "pause":
             self.paused = True
-            self.own("paused_named" if prompt.kind in WAKE_KINDS else "paused", prompt)
+            self.own("paused_named" if prompt.kind in WAKE_KINDS else "paused", prompt,
+                     judge=to_script(self.pack.wake[0], self.script.lang))
             return _Pending(pending)
         if control == "resume" and not self._reads(text, prompt):
             return _Pending(pending)  # 继续 while nothing is paused (the lobby's "继续吗？" takes it as an answer)

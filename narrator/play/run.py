@@ -265,7 +265,8 @@ def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Any, console: C
     def writable() -> OSError | None:
         return store.writable_problem(game[0].folder if game[0] is not None else games_dir())
 
-    config = DialogueConfig(pack=wiring.pack, read_back=wiring.read_back)  # type: ignore[arg-type]
+    config = DialogueConfig(pack=wiring.pack, read_back=wiring.read_back,  # type: ignore[arg-type]
+                            judge_name=wiring.judge_name)
     live = Live(session, mouth, ear, view=view, config=config, clock=bootstrap.clock(),
                 on_start=None if saved is not None else on_start, writable=writable)
     view.start()

@@ -87,7 +87,7 @@ class Device:
                     self._mouth.close()
                 close_when_done(ear_job)
                 raise
-        lobby = Lobby(self.lang, played=Counter(store.played(self.games_root)))
+        lobby = Lobby(self.lang, played=Counter(store.played(self.games_root)), judge_name=self.judge_name)
         found = store.recoverable(self.games_root, within_s=RECOVER_WITHIN_S)
         if found is not None:
             saved, session = found
@@ -114,6 +114,13 @@ class Device:
             if self._mouth is not None:
                 self._mouth.close()
             self._ear.close()
+
+    @property
+    def judge_name(self) -> str:
+        """`--judge-name`, else the grammar pack's (法官)."""
+        from narrator.listen.grammar import load_pack
+
+        return self.wiring.judge_name or load_pack(self.wiring.pack).wake[0]
 
     def _open_ear(self) -> Any:
         ear = self.wiring.ear(18)
@@ -163,7 +170,8 @@ class Device:
         asked = lobby.take_lines()
         live.speak(asked)
         waiting = lobby.step.kind == "idle"
-        config = DialogueConfig(pack=self.wiring.pack, ask_again_s=math.inf if waiting else self.ask_again_s,
+        config = DialogueConfig(pack=self.wiring.pack, judge_name=self.wiring.judge_name,
+                                ask_again_s=math.inf if waiting else self.ask_again_s,
                                 remind_s=self.ask_again_s, give_up_after=None if waiting else 1)
         dialogue = Dialogue(lobby, ear, live.say_line, live.clock or _clock(), config)
         ear.dialogue = dialogue

@@ -29,7 +29,7 @@ from narrator.engine.rules import Setup, SetupError
 from narrator.hostwords import NotUnderstood
 from narrator.judge.lines import Line
 from narrator.judge.rules_talk import phrase_key
-from narrator.judge.script import Joined, Pieces, Script, Seat
+from narrator.judge.script import DEFAULT_JUDGE_NAME, Joined, Pieces, Script, Seat
 from narrator.serve import words as w
 from narrator.zh import to_script
 
@@ -98,6 +98,8 @@ class Lobby:
     recap: list[Line] = field(default_factory=list)
     """The last game's spoken recap (said after it, again on 再说一遍复盘)."""
     night: bool = False
+    judge_name: str = DEFAULT_JUDGE_NAME
+    """What the judge is called (`--judge-name`, a host word): "法官准备好了。要开始，请说：法官，开始新游戏。"."""
 
     def __post_init__(self) -> None:
         self.script = Script(self.lang)
@@ -169,6 +171,7 @@ class Lobby:
     def read(self, text: str, prompt: Prompt) -> Choice:
         """The choice the words make at this question; NotUnderstood says what can be said instead."""
         step = self.step
+        text = self._unnamed(text)
         anytime = w.read_command(text, w.ANYTIME)
         if anytime is not None:
             return Choice(anytime, said=w.ANYTIME[anytime][0], confirm=anytime == "shutdown")
@@ -177,10 +180,9 @@ class Lobby:
             return Choice(slug)
         if step.kind == "players":
             n = w.read_count(text)
-            if n is not None:
-                if n not in w.counts():
-                    raise NotUnderstood(_refuse("no_count", low=w.PLAYER_RANGE[0], high=w.PLAYER_RANGE[1]))
-                return Choice("count", n)
+            if n is None or n not in w.counts():  # what it can take: the counts (it has no command to name)
+                raise NotUnderstood(_refuse("no_count", low=w.PLAYER_RANGE[0], high=w.PLAYER_RANGE[1]))
+            return Choice("count", n)
         if step.kind == "board" and step.players is not None:
             board = w.read_board(text, self._boards())
             if board is not None:
@@ -192,6 +194,12 @@ class Lobby:
                 return Choice("rule", phrase)
             raise NotUnderstood(_refuse("no_rule", examples=EXAMPLES))
         raise NotUnderstood(_refuse("say", words=tuple(self._said_commands())))
+
+    def _unnamed(self, text: str) -> str:
+        """The words without the judge's name in front ("法官，开始新游戏" → "开始新游戏"), as the ready line
+        tells the host to say them."""
+        rest = w.clean(text).removeprefix(w.clean(self.judge_name))
+        return rest if rest else text
 
     def refusal(self, prompt: Prompt, answer: Any) -> Refusal | None:
         if not isinstance(answer, Choice) or answer.what != "rule" or self.step.board is None:
@@ -327,6 +335,8 @@ class Lobby:
         """The words offered at this question (its grammar) and what each key of the keypad says."""
         kind = self.step.kind
         words = [word for s in self._commands() for word in w.COMMANDS[s]]
+        if kind == "idle":  # "法官，开始新游戏", as the ready line says it
+            words.insert(1, w.clean(self.judge_name) + w.COMMANDS["new_game"][0])
         words += [word for s in w.ANYTIME for word in w.ANYTIME[s]]
         keys: dict[str, str] = {}
         if kind == "players":
@@ -351,7 +361,7 @@ class Lobby:
     # ---- what the judge says --------------------------------------------------------------------------
 
     def line(self, key: str, **values: Any) -> Line:
-        return self.script.line("lobby", key, **values)
+        return self.script.line("lobby", key, judge=self._said(self.judge_name), **values)
 
     def question(self) -> list[Line]:
         step = self.step
@@ -375,13 +385,12 @@ class Lobby:
         return [self.line("after")]
 
     def _ready_lines(self) -> list[Line]:
-        from narrator.judge.rules_talk import differing, paragraph
+        """The cards to deal and what to say next. The rules that differ from the board's usual ones are said
+        once, by the game's opening after 开始 (as `play` says them); each rule the host changes is read back
+        when said."""
         from narrator.play.lines import deal_line
 
-        setup = self._setup(self.step.rules)
-        names = differing(setup, also=[r.switch for r in self.step.rules])
-        out = [paragraph(self.script, setup.rules, names)] if names else []
-        return [*out, deal_line(self.script, setup), self.line("ready_hint")]
+        return [deal_line(self.script, self._setup(self.step.rules)), self.line("ready_hint")]
 
     def _rule_text(self, key: str) -> str:
         return str(self.script.data["house_rules"][key])

@@ -28,7 +28,7 @@ from narrator.numbers import chinese_number
 from narrator.zh import to_hans
 
 COMMANDS: dict[str, tuple[str, ...]] = {
-    "new_game": ("开始新游戏", "法官开始新游戏", "新游戏", "开新局"),
+    "new_game": ("开始新游戏", "新游戏", "开新局"),  # and with the name first: Lobby._choices
     "start": ("开始", "开始吧", "开始游戏"),
     "more": ("更多", "还有呢", "还有"),
     "change_rules": ("改规则", "修改规则"),

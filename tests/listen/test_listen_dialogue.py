@@ -280,3 +280,16 @@ def test_a_refused_explosion_at_a_day_speech_is_told_to_the_host_alone() -> None
     assert isinstance(d.answer(), Accepted)
     assert said.public() == []
     assert said.host() == ["二号不是狼人，不能自爆。"]
+
+
+def test_a_pause_where_people_talk_names_the_judge_as_configured() -> None:
+    """"说“法官，继续”" with --judge-name 小狼 would tell the host a word the ear does not take there."""
+    session, deal = table()
+    auto_until(session, deal, "speech.end", {
+        "wolves.kill": "七号", "witch.save": "救", "seer.check": "一号", "sheriff.run": "没有"})
+    d, _, said = dialogue(session, ["暂停", "继续", "过"], judge_name="小狼")
+    assert isinstance(d.answer(), Accepted)
+    assert "已暂停，说“小狼，继续”接着进行。" in said.public() + said.host()
+    d, _, said = dialogue(session, ["暂停", "继续", "过"])
+    assert isinstance(d.answer(), Accepted)
+    assert "已暂停，说“法官，继续”接着进行。" in said.public() + said.host()

@@ -75,7 +75,7 @@ def test_the_start_word_and_the_control_words_the_judge_names_can_be_said(lang: 
     # (a speech) the judge's name comes first, and the line says so.
     for prompt, _ in prompts_and_lines("12人预女猎白", 1, lang):
         key = "paused_named" if prompt.kind in WAKE_KINDS else "paused"
-        [word] = told(script.line("listening", key))
+        [word] = told(script.line("listening", key, judge=load_pack("zh").wake[0]))
         assert word in offered(prompt, 12), (prompt.kind, word)
 
 

@@ -112,8 +112,10 @@ class GameRun:
 
     def context(self) -> str:
         printed = "\n".join(line for _, line in self.printed)
+        # narrator's own log lines, not ALSA's underrun reports (a loaded machine writes thousands of them)
+        logged = "\n".join(x for x in self.stderr.splitlines() if not x.startswith("ALSA lib"))
         return (f"\n--- host ---\n{chr(10).join(self.host_log)}\n--- play ---\n{printed[-3000:]}"
-                f"\n--- stderr ---\n{self.stderr[-2000:]}")
+                f"\n--- stderr ---\n{logged[-2000:]}")
 
 
 @dataclass
@@ -269,8 +271,8 @@ def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, h
         except BaseException as exc:  # reported by the caller
             run.failure = exc
         finally:
-            if proc.poll() is None and run.cut_power_when_done:
-                proc.kill()
+            if proc.poll() is None and (run.cut_power_when_done or run.failure is not None):
+                proc.kill()  # the power is cut; or the host gave up: `narrator` would wait for him for ever
             elif proc.poll() is None and run.stop_when_done:
                 proc.terminate()  # every accepted answer is already in the journal
 

@@ -56,11 +56,29 @@ def test_a_twelve_player_game_with_changed_rules() -> None:
     assert "已撤销上一个回答。" in said
     taken = [s for s in said if s.startswith("记下了")]
     assert taken == ["记下了：女巫可以自救。", "记下了：没有警长。", "记下了：屠城，好人全部出局狼人才获胜。"]
-    assert "本局规则：屠城，好人全部出局狼人才获胜，女巫可以自救，没有警长。" in said
     planned = lobby.planned
     assert lobby.take_action() == "play" and planned is not None and planned.preset == "12人狼美骑士"
+    # The changed rules are said once, by the game's opening (as `play` says them), not by the lobby too.
+    assert not any("本局规则" in s or "本局房规" in s for s in said)
+    opening = [x.text for x in Session(planned.setup, 1).take_lines() if "房规" in x.text or "本局规则" in x.text]
+    assert opening == ["本局房规：屠城，好人全部出局狼人才获胜，女巫可以自救，没有警长。"
+                       "其余按常规玩法，想听全部规则可以问法官。"]
     rules = planned.setup.rules
     assert (rules.witch_self_save, rules.sheriff, rules.win) == ("always", False, "city")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_lobby_calls_the_judge_by_the_configured_name(lang: str) -> None:
+    """--judge-name 小狼: the host is told to say "小狼，开始新游戏", which is what the ear takes."""
+    lobby = Lobby(lang, judge_name="小狼")
+    lobby.ready()
+    said, _ = talk(lobby, ["小狼，开始新游戏", "关机", "确认"])
+    assert [to_hans(x) for x in said] == ["小狼准备好了。要开始，请说：小狼，开始新游戏。", "几个人玩？",
+                                          "关机，对吗？"]
+    idle = Lobby(lang, judge_name="小狼")
+    assert "小狼开始新游戏" in idle.prompt.info["words"] and "法官开始新游戏" not in idle.prompt.info["words"]
+    assert to_hans(lobby.line("shutdown").text) == "小狼关机了，再见。"
+    assert to_hans(Lobby(lang).line("ready").text) == "法官准备好了。要开始，请说：法官，开始新游戏。"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -181,3 +199,15 @@ def lobby_lines(lobby: Lobby) -> list:
                 "setting.slower", "setting.faster"):
         out.append(lobby.line(key))
     return out
+
+
+def test_words_that_are_no_count_at_how_many_players_get_the_counts() -> None:
+    """Not "现在可以说：。" (the players question has no command words to list): the counts it can take."""
+    from narrator.serve.lobby import Step
+
+    lobby = Lobby()
+    lobby.go(Step("players"))
+    said, _ = talk(lobby, ["乱说", "九个"])
+    refused = said[1]
+    assert "请说几个人" in refused and "八" in refused and "十八" in refused, said
+    assert lobby.step.kind == "board" and lobby.step.players == 9
