@@ -55,6 +55,7 @@ ORDINAL = ["첫번째", "두번째", "세번째", "네번째", "다섯번째", "
 MIXED_A = ["일호", "이", "삼호", "넷", "오", "여섯", "일곱", "팔호", "구호", "열번째", "열하나", "열두번째"]
 MIXED_B = ["일호", "두번째", "삼호", "넷", "오", "여섯", "일곱", "팔호", "아홉", "열번째", "열한번째", "열두번째"]
 MIXED_C = ["일호", "두번째", "삼호", "넷", "오", "여섯", "일곱", "팔호", "구호", "열번째", "열한번째", "열두번째"]
+MIXED_D = ["일호", "이", "삼호", "넷", "오", "여섯", "일곱", "팔호", "구호", "열", "열하나", "열둘"]  # no 째
 SINO = ["일", "이", "삼", "사", "오", "육", "칠", "팔", "구", "십", "십일", "십이"]
 
 GROUPS: dict[str, dict[str, dict[str, str]]] = {
@@ -66,7 +67,8 @@ GROUPS: dict[str, dict[str, dict[str, str]]] = {
         "ordinal (첫번째 … 열두번째)": dict(zip(SEATS, ORDINAL, strict=True)),
         "mixed A": dict(zip(SEATS, MIXED_A, strict=True)),
         "mixed B": dict(zip(SEATS, MIXED_B, strict=True)),
-        "mixed C (grammars/ko.yaml)": dict(zip(SEATS, MIXED_C, strict=True)),
+        "mixed C": dict(zip(SEATS, MIXED_C, strict=True)),
+        "mixed D": dict(zip(SEATS, MIXED_D, strict=True)),
     },
     "start": {"시작": {"开始": "시작"}, "게임 시작": {"开始": "게임 시작"}, "시작해": {"开始": "시작해"},
               "출발": {"开始": "출발"}, "개시": {"开始": "개시"}, "스타트": {"开始": "스타트"}},

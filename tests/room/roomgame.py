@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -192,12 +193,23 @@ def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, tak
             seen = len(run.printed)
             judge_started(run, asked[-1][0])  # printed before it is played: the host waits for it
             ears.wait_quiet(quiet_s, timeout_s=60)
-            right = all(w in asked[-1][1] for w in words.replace("出局", "").replace("法官", "").split())
+            right = read_back_right(asked[-1][1], words)
             _say(run, "read-back", "确认" if right else "不对", pack)
             if not right:
                 return
             deadline = time.monotonic() + 8
         time.sleep(0.1)
+
+
+_SEAT = re.compile("[一二三四五六七八九十]+号")
+
+
+def read_back_right(line: str, words: str) -> bool:
+    """Whether the judge's read-back `line` ("一号，四号，十一号，对吗？") is what the host said: the same seats,
+    none more ("一号" is not in "十一号"), and every other word in it."""
+    said = words.replace("出局", "").replace("法官", "")
+    others = _SEAT.sub(" ", said).split()
+    return sorted(_SEAT.findall(said)) == sorted(_SEAT.findall(line)) and all(w in line for w in others)
 
 
 def judge_started(run: GameRun, printed: float, timeout_s: float = 10) -> None:
