@@ -56,6 +56,7 @@ MIXED_A = ["일호", "이", "삼호", "넷", "오", "여섯", "일곱", "팔호"
 MIXED_B = ["일호", "두번째", "삼호", "넷", "오", "여섯", "일곱", "팔호", "아홉", "열번째", "열한번째", "열두번째"]
 MIXED_C = ["일호", "두번째", "삼호", "넷", "오", "여섯", "일곱", "팔호", "구호", "열번째", "열한번째", "열두번째"]
 MIXED_D = ["일호", "이", "삼호", "넷", "오", "여섯", "일곱", "팔호", "구호", "열", "열하나", "열둘"]  # no 째
+MIXED_E = [*MIXED_C[:10], "열하나", MIXED_C[11]]  # C with 열하나: the first question's 11 (열 하나 to the model)
 SINO = ["일", "이", "삼", "사", "오", "육", "칠", "팔", "구", "십", "십일", "십이"]
 
 GROUPS: dict[str, dict[str, dict[str, str]]] = {
@@ -69,6 +70,7 @@ GROUPS: dict[str, dict[str, dict[str, str]]] = {
         "mixed B": dict(zip(SEATS, MIXED_B, strict=True)),
         "mixed C": dict(zip(SEATS, MIXED_C, strict=True)),
         "mixed D": dict(zip(SEATS, MIXED_D, strict=True)),
+        "mixed E": dict(zip(SEATS, MIXED_E, strict=True)),
     },
     "start": {"시작": {"开始": "시작"}, "게임 시작": {"开始": "게임 시작"}, "시작해": {"开始": "시작해"},
               "출발": {"开始": "출발"}, "개시": {"开始": "개시"}, "스타트": {"开始": "스타트"}},
