@@ -47,7 +47,7 @@ def test_every_lobby_phrase_is_one_the_korean_model_can_hear(model: Any) -> None
     (Step("players"), "열두 명", Choice("count", 12)),
     (Step("board", players=9), "예언자 마녀 사냥꾼", Choice("board", w.boards_for(9)[0])),
     (Step("board", players=12), "백 늑대 왕 수호자", Choice("board", w.boards_for(12)[2])),
-    (Step("ready"), "시작해", Choice("start")),
+    (Step("ready"), "개시", Choice("start")),
     (Step("rules"), "마녀 자가 치료", Choice("rule", w.read_rule("女巫可以自救"))),
     (Step("rules"), "보안관 없음", Choice("rule", w.read_rule("不要警长"))),
     (Step("after"), "한 게임 더", Choice("again")),
