@@ -17,6 +17,9 @@ the host stayed silent). The session may also be the lobby of `narrator serve` (
 * **撤销** takes back the last accepted answer (`Session.undo`) and asks that prompt again; with a read-back
   waiting it drops that answer instead. **重复** says the last line again. **暂停** / **继续** hold the
   reminders; an answer typed or keyed while paused is kept ("记下了") and taken after 继续.
+* Speech whose best reading means nothing ("一号 四号 八号 열 是": a word cut in two, a stray word at the
+  end) takes the first of the recogniser's other readings that is a legal answer here, and reads it back
+  (对 needed, whatever the policy); when there is none it is refused like any other.
 * Refused answers (not understood, or illegal) get their reason said and change nothing. Where the reason
   is said is the Session's rule (`Session.refusal_line`): by day at an open prompt to the table, but a
   refused 自爆 / 过 at a speech to the host alone ("七号不是狼人，不能自爆" would out a good player).
@@ -313,6 +316,10 @@ class Dialogue:
         try:
             answer = self.read(text, prompt)
         except (NotUnderstood, Ambiguous) as e:
+            other = self._alternative(heard, prompt)
+            if other is not None:  # never taken without 对: it is not what the recogniser heard best
+                self.read_back(other, prompt)
+                return _Pending(other)
             self.say(self.session.refusal_line(prompt, e.refusal), prompt)
             return _Pending(pending)
         refusal = self.session.refusal(prompt, answer)
@@ -326,6 +333,24 @@ class Dialogue:
             self.read_back(answer, prompt)
             return _Pending(answer)
         return self._submit(answer, prompt)
+
+    def _alternative(self, heard: Heard, prompt: Prompt) -> Answer | None:
+        """When the best reading of speech means nothing ("一号 四号 八号 열 是": a word cut in two, a stray
+        word at the end), the first of the recogniser's other readings that is a legal answer here (read back
+        by the caller, whatever the policy); None when there is none."""
+        if heard.source not in ("voice", "file"):
+            return None
+        for text, _ in heard.alternatives[1:]:
+            words = " ".join(t for t in text.split() if t != UNK)
+            if not words or self.pack.control(words) is not None:
+                continue
+            try:
+                answer: Answer = self.read(words, prompt)
+            except (NotUnderstood, Ambiguous):
+                continue
+            if self.session.refusal(prompt, answer) is None:
+                return answer
+        return None
 
     def _reads_back(self, heard: Heard, answer: Answer, prompt: Prompt) -> bool:
         policy = self.cfg.read_back

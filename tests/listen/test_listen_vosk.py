@@ -61,20 +61,20 @@ def test_vocabulary_is_checked_and_phrases_split_into_known_words(model: Any, gr
 
 def test_the_grammar_holds_only_what_is_legal_now(grammar: Grammar) -> None:
     offered = grammar.phrases_for(Prompt("seer.check", frozenset({Seats}), seats=(1, 3, 7)), 12)
-    assert {"하나", "셋", "일곱", "없음", "취소", "반복", "확인", "잘못"} <= set(offered)
-    assert "둘" not in offered and "열 둘" not in offered and "열둘" not in offered
+    assert {"일호", "삼호", "일곱", "없음", "취소", "반복", "맞아", "아니야"} <= set(offered)
+    assert "두번째" not in offered and "열두번째" not in offered
     assert "[unk]" not in offered  # this model has no [unk] word: offering it would be dropped anyway
-    assert grammar.json_for(SAVE, 12).startswith('["좋아요"') and "\\u" not in grammar.json_for(SAVE, 12)
+    assert grammar.json_for(SAVE, 12).startswith('["살려"') and "\\u" not in grammar.json_for(SAVE, 12)
 
 
 def test_streamed_speech_is_heard_as_host_words_with_its_timing(model: Any, grammar: Grammar) -> None:
-    four, eight = espeak("넷", "ko"), espeak("여덟", "ko")
-    audio = np.concatenate([silence(0.5), four, silence(1.0), eight, silence(1.0)])
+    four, three = espeak("넷", "ko"), espeak("삼호", "ko")
+    audio = np.concatenate([silence(0.5), four, silence(1.0), three, silence(1.0)])
     e = ear(model, grammar, audio)
     first = e.listen(KILL, 12)
     second = e.listen(KILL, 12)
     assert first is not None and second is not None
-    assert (first.text, second.text) == ("四号", "八号") and first.source == "file"
+    assert (first.text, second.text) == ("四号", "三号") and first.source == "file"
     assert meaning(first.text, KILL, grammar.pack) == Seats((4,))
     end_four = 0.5 + len(four) / SAMPLE_RATE
     assert first.start_s is not None and first.end_s is not None and second.start_s is not None
@@ -101,9 +101,9 @@ def test_music_alone_is_never_heard(model: Any, grammar: Grammar) -> None:
 def test_alternatives_are_ranked_and_the_doubt_is_their_gap_between_different_answers(
         model: Any, grammar: Grammar) -> None:
     seen = []
-    for word in ("넷", "여섯", "여덟", "열", "다섯", "셋"):
+    for word in ("넷", "여섯", "삼호", "일호", "팔호", "열두번째"):
         heard = ear(model, grammar, mix(espeak(word, "ko"), night_bed16(), 5.0)).listen(KILL, 12)
-        assert heard is not None
+        assert heard is not None, word
         scores = [s for _, s in heard.alternatives]
         assert scores == sorted(scores, reverse=True)
         best = meaning(heard.alternatives[0][0], KILL, grammar.pack)
@@ -129,10 +129,10 @@ def test_unk_is_nothing_heard(grammar: Grammar) -> None:
 
 
 def test_the_judges_own_words_are_never_heard_and_the_ear_resets_after(model: Any, grammar: Grammar) -> None:
-    """The judge says a seat word ("일곱", seat 7) into the room — played through the real Mixer, which the
+    """The judge says a seat word ("여섯", seat 6) into the room — played through the real Mixer, which the
     ear follows; the host then says "넷" (seat 4) once the echo tail has passed. Only the host's words are
     heard."""
-    judge, host = espeak("일곱", "ko"), espeak("넷", "ko")
+    judge, host = espeak("여섯", "ko"), espeak("넷", "ko")
     audio = np.concatenate([silence(0.3), judge, silence(0.45), host, silence(1.0)])
     judge_end = 0.3 + len(judge) / SAMPLE_RATE
     e = FileEar(audio, Recognizer(model), grammar, Endpointer(SileroVad()), tail_s=0.3)
@@ -140,9 +140,9 @@ def test_the_judges_own_words_are_never_heard_and_the_ear_resets_after(model: An
     heard = e.listen(KILL, 12)
     assert heard is not None and heard.text == "四号"
     assert heard.start_s is not None and heard.start_s >= judge_end + 0.3 - 0.07
-    # Without the hold-off the same room would have been heard as the judge's seven.
+    # Without the hold-off the same room would have been heard as the judge's six.
     heard = FileEar(audio, Recognizer(model), grammar, Endpointer(SileroVad()), tail_s=0.3).listen(KILL, 12)
-    assert heard is not None and heard.text == "七号"
+    assert heard is not None and heard.text == "六号"
 
 
 SPEECH = Prompt("speech.end", frozenset({Pass, SelfExplode}))
@@ -168,8 +168,8 @@ def test_during_a_speech_only_what_begins_with_the_judges_name_is_a_command(mode
 
 
 def test_at_night_and_at_short_prompts_no_name_is_needed(model: Any, grammar: Grammar) -> None:
-    audio = np.concatenate([silence(0.5), espeak("일곱", "ko"), silence(1.0)])
-    assert heard_in_order(ear(model, grammar, audio), KILL) == ["七号"]
+    audio = np.concatenate([silence(0.5), espeak("여섯", "ko"), silence(1.0)])
+    assert heard_in_order(ear(model, grammar, audio), KILL) == ["六号"]
     audio = np.concatenate([silence(0.5), espeak("좋아요", "ko"), silence(1.0)])
     assert heard_in_order(ear(model, grammar, audio), SAVE) == ["是"]
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -53,6 +54,10 @@ QUIET_S = 1.2
 """s of the judge's silence after which the host speaks."""
 HOST_PASS = f"{_KO.say['法官'][0]} {_KO.say['过'][0]}"
 """法官，过 (grammars/ko.yaml): the host ends a speech, with the judge's name."""
+HOST_VOICES = ((150, 5), (140, 5), (130, 10), (150, 10))
+"""espeak-ng -s SPEED -g GAP of the host's 1st, 2nd … try at one answer: he says it again a little slower, with
+short pauses between seats (shorter than the ear's 0.4 s trailing silence); chosen with
+scripts/bench_korean_pack.py (docs/benchmarks.md)."""
 READ_BACK = "对吗"
 """What the judge's read-back of an irreversible answer ends with ("七号，对吗？")."""
 
@@ -173,14 +178,15 @@ def play_steps(run: GameRun, ears: Listening, done: threading.Event, steps: list
             tries += 1
             if tries > 4:
                 raise AssertionError(f"the judge never took {words!r} ({kind}) after 3 tries")
-            answer(run, ears, kind, words, pack, lambda i=i: progress() > i or done.is_set())
+            answer(run, ears, kind, words, pack, lambda i=i: progress() > i or done.is_set(), attempt=tries - 1)
 
 
 def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, taken: Callable[[], bool],
-           quiet_s: float = QUIET_S) -> None:
-    """Say `words` once (the judge has finished) and wait up to 8 s for `taken()`; a read-back ("二号，对吗？")
-    gets 确认 if it is what was said, else 不对 (and the caller says it again)."""
-    say(run, kind, words, pack)
+           quiet_s: float = QUIET_S, attempt: int = 0) -> None:
+    """Say `words` once (the judge has finished; the `attempt`-th try, HOST_VOICES) and wait up to 8 s for
+    `taken()`; a read-back ("二号，对吗？") gets 确认 if it is what was said, else 不对 (and the caller says it
+    again)."""
+    say(run, kind, words, pack, attempt)
     seen = len(run.printed)
     deadline = time.monotonic() + 8
     while not taken() and time.monotonic() < deadline:
@@ -189,12 +195,23 @@ def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, tak
             seen = len(run.printed)
             judge_started(run, asked[-1][0])  # printed before it is played: the host waits for it
             ears.wait_quiet(quiet_s, timeout_s=60)
-            right = all(w in asked[-1][1] for w in words.replace("出局", "").replace("法官", "").split())
+            right = read_back_right(asked[-1][1], words)
             say(run, "read-back", "确认" if right else "不对", pack)
             if not right:
                 return
             deadline = time.monotonic() + 8
         time.sleep(0.1)
+
+
+_SEAT = re.compile("[一二三四五六七八九十]+号")
+
+
+def read_back_right(line: str, words: str) -> bool:
+    """Whether the judge's read-back `line` ("一号，四号，十一号，对吗？") is what the host said: the same seats,
+    none more ("一号" is not in "十一号"), and every other word in it."""
+    said = words.replace("出局", "").replace("法官", "")
+    others = _SEAT.sub(" ", said).split()
+    return sorted(_SEAT.findall(said)) == sorted(_SEAT.findall(line)) and all(w in line for w in others)
 
 
 def judge_started(run: GameRun, printed: float, timeout_s: float = 10) -> None:
@@ -205,12 +222,13 @@ def judge_started(run: GameRun, printed: float, timeout_s: float = 10) -> None:
         time.sleep(0.05)
 
 
-def say(run: GameRun, kind: str, words: str, pack: Pack) -> None:
+def say(run: GameRun, kind: str, words: str, pack: Pack, attempt: int = 0) -> None:
     spoken = korean(words, pack)
-    run.host_log.append(f"host [{kind}]: {words} = {spoken}")
+    speed, gap = HOST_VOICES[attempt % len(HOST_VOICES)]
+    run.host_log.append(f"host [{kind}]: {words} = {spoken} (-s {speed} -g {gap})")
     with (run.data.parent / "printed.log").open("a", encoding="utf-8") as seen:
         seen.write(f"### {run.host_log[-1]}\n")
-    wav = espeak(spoken, "ko")
+    wav = espeak(spoken, "ko", speed, gap)
     play(wav).wait(timeout=30)
     run.host_ends.append((time.monotonic(), kind))
     run.host_wavs.append(wav)

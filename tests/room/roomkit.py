@@ -157,15 +157,16 @@ class Room:
 _CLIPS = Path(tempfile.gettempdir()) / "narrator-room-clips"
 
 
-def espeak(text: str, voice: str = "ko", speed: int = 150) -> Path:
-    """A WAV of `text` said by espeak-ng (cached by text and voice)."""
+def espeak(text: str, voice: str = "ko", speed: int = 150, gap: int = 0) -> Path:
+    """A WAV of `text` said by espeak-ng at `speed` words a minute with `gap` × 10 ms between words (cached
+    by all of these)."""
     assert shutil.which("espeak-ng"), "espeak-ng is required"
     _CLIPS.mkdir(exist_ok=True)
-    wav = _CLIPS / f"{hashlib.sha1(f'{voice}|{speed}|{text}'.encode()).hexdigest()[:16]}.wav"
+    wav = _CLIPS / f"{hashlib.sha1(f'{voice}|{speed}|{gap}|{text}'.encode()).hexdigest()[:16]}.wav"
     if not wav.exists():
         part = wav.with_suffix(".part.wav")
-        subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-w", str(part), text], check=True,
-                       capture_output=True, timeout=30)
+        subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-g", str(gap), "-w", str(part), text],
+                       check=True, capture_output=True, timeout=30)
         part.replace(wav)
     return wav
 

@@ -7,9 +7,11 @@ not (no refusal or reminder: nothing the judge said itself, or the player, was t
 words). `NARRATOR_ROOM_SEEDS=3,4,5` plays more seeds, `NARRATOR_ROOM_AEC=off,webrtc` both rooms.
 
 It runs only with `NARRATOR_ROOM_GAME=1`: with the Korean stand-in (espeak-ng's Korean through the small
-Korean model) the first question already fails — the four wolves' seats "하나 넷 여덟 열하나" are read as
-"여덟 열 좋아요" or not at all, and "하나" alone as 아홉 (docs/benchmarks.md) — so the game never gets past
-its first answer. With a model and voice that read seats, it is the acceptance test of issue 16."""
+Korean model) the first question already fails — even with the pack's words chosen by measurement
+(scripts/bench_korean_pack.py), the four wolves' seats "일호 넷 팔호 열한번째" come out as "一号 四号 八号 六号
+暂停 不对" (the last word read as two or three), and a seat word alone is read right about two times in three
+(docs/benchmarks.md) — so the game never gets past its first answer. With a model and voice that read seats,
+it is the acceptance test of issue 16."""
 
 from __future__ import annotations
 
