@@ -110,7 +110,10 @@ class VoiceEar(QueueEar):
         alternatives = []
         ctx = self.context
         for rank, (text, score) in enumerate(self.recognizer.final()):
-            words = self.grammar.host_words(text) if ctx is None else self.grammar.command(text, ctx.prompt)
+            if ctx is None:
+                words: str | None = self.grammar.host_words(text)
+            else:
+                words = self.grammar.command(text, ctx.prompt, ctx.max_seat)
             if words is None:
                 if rank == 0 and ctx is not None and ctx.prompt.kind in WAKE_KINDS:
                     return None  # the best reading was not said to the judge
