@@ -296,7 +296,7 @@ def espeak_variant(text: str, voice: str, extra: tuple[str, ...]) -> np.ndarray:
     return np.interp(np.arange(n) * rate / SAMPLE_RATE, np.arange(len(x)), x).astype(np.float32)
 
 
-def bench_wake(snr: float, thresholds: list[float]) -> None:
+def bench_wake(snr: float, thresholds: list[float], verbose: bool) -> None:
     """Each clip (4 espeak-ng voice variants, clean and over the night bed at `snr`) decoded whole with the
     speech prompt's grammar; a clip "gives a command" when the ear's rule takes its best reading."""
     import json
@@ -326,12 +326,19 @@ def bench_wake(snr: float, thresholds: list[float]) -> None:
 
     player, host = clips(PLAYER_SENTENCES), clips([f"{name} {c}" for c in HOST_COMMANDS])
 
+    recognizers: dict[tuple[int, bool], Any] = {}
+
     def decode(grammar: Grammar, audio: np.ndarray, words: bool) -> dict[str, Any]:
-        rec = vosk.KaldiRecognizer(model, SAMPLE_RATE, grammar.json_for(speech, 12))
-        if words:
-            rec.SetWords(True)
+        rec = recognizers.get((id(grammar), words))
+        if rec is None:  # one per grammar and mode (building one compiles the grammar), reset between clips
+            rec = vosk.KaldiRecognizer(model, SAMPLE_RATE, grammar.json_for(speech, 12))
+            recognizers[id(grammar), words] = rec
+            if words:
+                rec.SetWords(True)
+            else:
+                rec.SetMaxAlternatives(5)
         else:
-            rec.SetMaxAlternatives(5)
+            rec.Reset()
         rec.AcceptWaveform((np.clip(audio, -1, 1) * 32767).astype("<i2").tobytes())
         result: dict[str, Any] = json.loads(rec.FinalResult())
         return result
@@ -342,21 +349,28 @@ def bench_wake(snr: float, thresholds: list[float]) -> None:
     def rule(grammar: Grammar, text: str) -> bool:  # the ear's rule: Grammar.command
         return grammar.command(text, speech, 12) is not None
 
-    rows = []
-    for label, g, take in (("no filler, name first", Grammar(replace(pack, filler=()), lambda w: knows(model, w)),
-                            name_first),
-                           ("no filler, name + command", Grammar(replace(pack, filler=()),
-                                                                 lambda w: knows(model, w)), rule),
-                           ("filler (grammars/ko.yaml)", Grammar(pack, lambda w: knows(model, w)), rule)):
-        def best(audio: np.ndarray, g: Grammar = g) -> str:
-            return readings(decode(g, audio, False))[0][0]
-        rows.append((label, sum(take(g, best(a)) for a in player), sum(take(g, best(a)) for a in host)))
+    def anything_before(grammar: Grammar, text: str) -> bool:  # the name anywhere, then a command, then filler
+        tokens = text.split()
+        return any(rule(grammar, " ".join(tokens[i:])) for i in range(len(tokens)) if tokens[i] == name)
+
+    bare = Grammar(replace(pack, filler=()), lambda w: knows(model, w))
     g = Grammar(pack, lambda w: knows(model, w))
+    best = {id(x): [[readings(decode(x, a, False))[0][0] for a in clips_] for clips_ in (player, host)]
+            for x in (bare, g)}
+    rows = [(label, *(sum(take(x, text) for text in texts) for texts in best[id(x)]))
+            for label, x, take in (("no filler, name first", bare, name_first),
+                                   ("no filler, name + command", bare, rule),
+                                   ("filler (grammars/ko.yaml)", g, rule),
+                                   ("filler, anything before the name", g, anything_before))]
     worded = [[decode(g, a, True) for a in clips_] for clips_ in (player, host)]
     for t in thresholds:
         counts = [sum(rule(g, r.get("text", "")) and min((w["conf"] for w in r.get("result", [])), default=0) >= t
                       for r in results) for results in worded]
         rows.append((f"filler + every word's conf >= {t:g}", counts[0], counts[1]))
+    if verbose:
+        for who, texts in zip(("player", "host"), best[id(g)], strict=True):
+            for text in texts:
+                print(f"  {who}: {text}")
     print(f"{len(PLAYER_SENTENCES)} player sentences, {len(HOST_COMMANDS)} host commands; {len(VOICES)} espeak-ng "
           f"voice variants each, clean and at SNR {snr:g} dB over the night bed")
     print(f"{'grammar and rule':<38}{'player sentences taken':>24}{'host commands taken':>22}")
@@ -377,13 +391,14 @@ def main() -> None:
     wk = sub.add_parser("wake")
     wk.add_argument("--snr", type=float, default=10.0)
     wk.add_argument("--conf", type=float, nargs="+", default=[0.7, 0.9])
+    wk.add_argument("--verbose", action="store_true", help="print every reading with the filler")
     args = ap.parse_args()
     if args.what == "vad":
         bench_vad(args.snr)
     elif args.what == "latency":
         bench_latency(args.trials, args.snr)
     elif args.what == "wake":
-        bench_wake(args.snr, args.conf)
+        bench_wake(args.snr, args.conf, args.verbose)
     else:
         bench_load(args.repeat)
 

@@ -13,9 +13,9 @@ the pack's `filler:` words, which stand for talk ("[unk]" for a model that has i
 model's language for one that has not), so that a player's sentence is read as filler instead of being
 forced onto the nearest command. Vosk turns a grammar into a bigram language model counted from its
 phrases (a phrase given twice weighs twice): the commands are repeated until they weigh as much as the
-fillers together. `command` keeps only readings that are the name, one command and nothing but filler
-after it, and strips the name. `START` is the prompt before the first question ("准备好了说开始"): its
-grammar is the pack's `start:` words.
+fillers together. `command` keeps only readings whose end is the name, one command and nothing but filler
+(what came before the name is the room), and strips the name. `START` is the prompt before the first
+question ("准备好了说开始"): its grammar is the pack's `start:` words.
 """
 
 from __future__ import annotations
@@ -257,21 +257,30 @@ class Grammar:
         return list(self.pack.filler)
 
     def command(self, text: str, prompt: Prompt, max_seat: int) -> str | None:
-        """Recogniser output as host words at this prompt. Where people talk only the judge's name, one
-        command and nothing but filler after it count, and the name is dropped ("法官 过", "法官 过 [unk]"
-        → "过"; "过", "[unk] 法官 过", "法官 [unk] 过", "法官 过 过" → None)."""
+        """Recogniser output as host words at this prompt. Where people talk only the judge's name, then one
+        command and nothing but filler after it, count, and the name is dropped ("法官 过", "法官 过 [unk]" →
+        "过"; "过", "[unk] 过", "法官 [unk] 过", "法官 过 过" → None). Whatever came before the name is the
+        room (a player's last word, the endpointer's pre-roll) and does not matter: "[unk] 法官 过", "过 法官
+        过" → "过" (in the room the host's command often came with one; scripts/bench_listen.py wake
+        measured what it costs)."""
         if prompt.kind not in WAKE_KINDS:
             return self.host_words(text)
         tokens = text.split()
-        for name in self.wake_spoken():
-            said = name.split()
-            if tokens[: len(said)] == said:
-                rest = tokens[len(said):]
-                while rest and (rest[-1] in self.pack.filler or rest[-1] == UNK):
-                    rest.pop()
-                legal = legal_host_words(prompt, max_seat, self.pack)
-                return next((w for w in legal for s in self.spoken(w) if s.split() == rest), None)
+        legal = legal_host_words(prompt, max_seat, self.pack)
+        for start in range(len(tokens)):
+            for name in self.wake_spoken():
+                said = name.split()
+                if tokens[start : start + len(said)] == said:
+                    rest = tokens[start + len(said):]
+                    while rest and self._filler(rest[-1]):
+                        rest.pop()
+                    command = next((w for w in legal for s in self.spoken(w) if s.split() == rest), None)
+                    if command is not None:
+                        return command
         return None
+
+    def _filler(self, word: str) -> bool:
+        return word == UNK or word in self.pack.filler
 
     def json_for(self, prompt: Prompt, max_seat: int) -> str:
         return json.dumps(self.phrases_for(prompt, max_seat), ensure_ascii=False)
@@ -289,7 +298,7 @@ class Grammar:
     def host_words(self, text: str) -> str:
         """Recogniser output → host words: [unk] and filler dropped, spoken phrases mapped back (longest
         first)."""
-        tokens = [t for t in text.split() if t != UNK and t not in self.pack.filler]
+        tokens = [t for t in text.split() if not self._filler(t)]
         if not self.pack.say:
             return " ".join(tokens)
         out: list[str] = []
