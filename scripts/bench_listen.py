@@ -307,7 +307,7 @@ def bench_wake(snr: float, thresholds: list[float], verbose: bool) -> None:
     from narrator.engine.answers import Pass, SelfExplode
     from narrator.engine.prompts import Prompt
     from narrator.listen.grammar import Grammar, load_pack
-    from narrator.listen.recognizer import knows, load_model, readings
+    from narrator.listen.recognizer import PAUSE, knows, load_model, readings
 
     model = load_model(KO_MODEL)
     pack = load_pack("ko")
@@ -333,9 +333,8 @@ def bench_wake(snr: float, thresholds: list[float], verbose: bool) -> None:
         if rec is None:  # one per grammar and mode (building one compiles the grammar), reset between clips
             rec = vosk.KaldiRecognizer(model, SAMPLE_RATE, grammar.json_for(speech, 12))
             recognizers[id(grammar), words] = rec
-            if words:
-                rec.SetWords(True)
-            else:
+            rec.SetWords(True)  # as the ear (narrator/listen/recognizer.py): word times mark the pauses
+            if not words:
                 rec.SetMaxAlternatives(5)
         else:
             rec.Reset()
@@ -350,7 +349,7 @@ def bench_wake(snr: float, thresholds: list[float], verbose: bool) -> None:
         return grammar.command(text, speech, 12) is not None
 
     def anything_before(grammar: Grammar, text: str) -> bool:  # the name anywhere, then a command, then filler
-        tokens = text.split()
+        tokens = [t for t in text.split() if t != PAUSE]
         return any(rule(grammar, " ".join(tokens[i:])) for i in range(len(tokens)) if tokens[i] == name)
 
     bare = Grammar(replace(pack, filler=()), lambda w: knows(model, w))

@@ -13,8 +13,8 @@ the pack's `filler:` words, which stand for talk ("[unk]" for a model that has i
 model's language for one that has not), so that a player's sentence is read as filler instead of being
 forced onto the nearest command. Vosk turns a grammar into a bigram language model counted from its
 phrases (a phrase given twice weighs twice): the commands are repeated until they weigh as much as the
-fillers together. `command` keeps only readings whose end is the name, one command and nothing but filler
-(what came before the name is the room), and strips the name. `START` is the prompt before the first
+fillers together. `command` keeps only readings that end in the name, one command and nothing but filler,
+the name beginning the reading or a breath (after a pause), and strips the name. `START` is the prompt before the first
 question ("准备好了说开始"): its grammar is the pack's `start:` words.
 """
 
@@ -32,6 +32,7 @@ import yaml
 from narrator.engine.answers import Ballots, Duel, Seats, SelfExplode, VoteResult
 from narrator.engine.prompts import ANSWER_SLUGS, Prompt
 from narrator.hostwords import phrases
+from narrator.listen.recognizer import PAUSE
 from narrator.numbers import chinese_number as zh_number
 
 GRAMMARS_DIR = Path(__file__).resolve().parents[2] / "grammars"
@@ -259,15 +260,18 @@ class Grammar:
     def command(self, text: str, prompt: Prompt, max_seat: int) -> str | None:
         """Recogniser output as host words at this prompt. Where people talk only the judge's name, then one
         command and nothing but filler after it, count, and the name is dropped ("法官 过", "法官 过 [unk]" →
-        "过"; "过", "[unk] 过", "法官 [unk] 过", "法官 过 过" → None). Whatever came before the name is the
-        room (a player's last word, the endpointer's pre-roll) and does not matter: "[unk] 法官 过", "过 法官
-        过" → "过" (in the room the host's command often came with one; scripts/bench_listen.py wake
-        measured what it costs)."""
+        "过"; "过", "[unk] 过", "法官 [unk] 过", "法官 过 过" → None). The name begins the reading, or a new
+        breath — after a pause (`PAUSE`, from the word times: a player's last word heard with the host's
+        command, "过 <pause> 法官 过") — or follows one filler word (the room in the endpointer's pre-roll,
+        "[unk] 法官 过"); in the middle of talk it is no name ("[unk] [unk] 法官 过", "过 法官 过" → None).
+        Measured: scripts/bench_listen.py wake, tests/room/test_room_speeches.py."""
         if prompt.kind not in WAKE_KINDS:
             return self.host_words(text)
         tokens = text.split()
         legal = legal_host_words(prompt, max_seat, self.pack)
         for start in range(len(tokens)):
+            if start and tokens[start - 1] != PAUSE and not (start == 1 and self._filler(tokens[0])):
+                continue  # the name must begin the reading, a breath (after a pause) or follow the pre-roll
             for name in self.wake_spoken():
                 said = name.split()
                 if tokens[start : start + len(said)] == said:
@@ -280,7 +284,7 @@ class Grammar:
         return None
 
     def _filler(self, word: str) -> bool:
-        return word == UNK or word in self.pack.filler
+        return word in (UNK, PAUSE) or word in self.pack.filler
 
     def json_for(self, prompt: Prompt, max_seat: int) -> str:
         return json.dumps(self.phrases_for(prompt, max_seat), ensure_ascii=False)
