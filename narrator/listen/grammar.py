@@ -14,7 +14,7 @@ model's language for one that has not), so that a player's sentence is read as f
 forced onto the nearest command. Vosk turns a grammar into a bigram language model counted from its
 phrases (a phrase given twice weighs twice): the commands are repeated until they weigh as much as the
 fillers together. `command` keeps only readings that end in the name, one command and nothing but filler,
-the name beginning the reading or a breath (after a pause), and strips the name. `START` is the prompt before the first
+the name beginning the reading or a breath (after a pause) or following one word, and strips the name. `START` is the prompt before the first
 question ("准备好了说开始"): its grammar is the pack's `start:` words.
 """
 
@@ -261,17 +261,17 @@ class Grammar:
         """Recogniser output as host words at this prompt. Where people talk only the judge's name, then one
         command and nothing but filler after it, count, and the name is dropped ("法官 过", "法官 过 [unk]" →
         "过"; "过", "[unk] 过", "法官 [unk] 过", "法官 过 过" → None). The name begins the reading, or a new
-        breath — after a pause (`PAUSE`, from the word times: a player's last word heard with the host's
-        command, "过 <pause> 法官 过") — or follows one filler word (the room in the endpointer's pre-roll,
-        "[unk] 法官 过"); in the middle of talk it is no name ("[unk] [unk] 法官 过", "过 法官 过" → None).
-        Measured: scripts/bench_listen.py wake, tests/room/test_room_speeches.py."""
+        breath (after a pause: `PAUSE`, from the word times), or follows one word heard with it — the room in
+        the endpointer's pre-roll, or a player's last word when the host spoke right after him ("[unk] 法官
+        过", "过 法官 过", "七 号 <pause> 法官 过" → "过"); later amid talk it is no name ("[unk] [unk] 法官 过",
+        "七 号 法官 过" → None). Measured: scripts/bench_listen.py wake, tests/room/test_room_speeches.py."""
         if prompt.kind not in WAKE_KINDS:
             return self.host_words(text)
         tokens = text.split()
         legal = legal_host_words(prompt, max_seat, self.pack)
         for start in range(len(tokens)):
-            if start and tokens[start - 1] != PAUSE and not (start == 1 and self._filler(tokens[0])):
-                continue  # the name must begin the reading, a breath (after a pause) or follow the pre-roll
+            if start > 1 and tokens[start - 1] != PAUSE:
+                continue  # the name begins the reading or a breath, or follows one word heard with it
             for name in self.wake_spoken():
                 said = name.split()
                 if tokens[start : start + len(said)] == said:

@@ -182,11 +182,11 @@ def test_where_people_talk_a_reading_with_filler_before_or_inside_the_command_is
     assert "[unk]" in speech and "法官 过" in speech
     assert g.command("法官 过 [unk]", SPEECH, 12) == "过"  # the player talks on after the host's command
     for talk in ("[unk] 过", "法官 [unk] 过", "法官 过 过", "法官 过 暂停", "法官 [unk]", "[unk]",
-                 "[unk] [unk] 法官 过", "过 法官 过", "七 号 法官 过"):  # the name amid talk is no name
+                 "[unk] [unk] 法官 过", "七 号 法官 过"):  # the name amid talk is no name
         assert g.command(talk, SPEECH, 12) is None, talk
-    # The name begins a breath (after a pause: the player's last word heard with the host's command), or
-    # follows one filler word (the room in the endpointer's pre-roll).
-    for room in ("[unk] 法官 过", "过 <pause> 法官 过", "[unk] 过 七 号 <pause> 法官 过 <pause> [unk]"):
+    # The name begins a breath (after a pause), or follows one word heard with it (the room in the
+    # endpointer's pre-roll; the player's last word when the host spoke right after him).
+    for room in ("[unk] 法官 过", "过 法官 过", "[unk] 过 七 号 <pause> 法官 过 <pause> [unk]"):
         assert g.command(room, SPEECH, 12) == "过", room
     assert g.command("法官 规则 女巫", SPEECH, 12) == "规则 女巫"  # a command of several words is one command
 
@@ -209,7 +209,7 @@ def test_a_model_without_unk_hears_talk_as_the_packs_common_words() -> None:
     for talk in ("저 는 좋은 사람 넘어가", "진행자 좋은 넘어가", "진행자 반복 넘어가", "진행 넘어가",
                  "저 는 저 는 사람 이 진행자 넘어가", "어 밤 좋은 진행자 넘어가 네 요"):
         assert g.command(talk, SPEECH, 12) is None, talk
-    for room in ("지 진행자 넘어가", "넘어가 <pause> 진행자 넘어가"):  # heard in tests/room/test_room_speeches.py
+    for room in ("지 진행자 넘어가", "넘어가 진행자 넘어가", "제가 <pause> 진행자 넘어가"):  # heard in the room
         assert g.command(room, SPEECH, 12) == "过", room
     kill = g.phrases_for(KILL, 12)
     assert not set(pack.filler) & set(kill) and "일곱" in kill  # short prompts: only what is legal
