@@ -14,8 +14,8 @@ model's language for one that has not), so that a player's sentence is read as f
 forced onto the nearest command. Vosk turns a grammar into a bigram language model counted from its
 phrases (a phrase given twice weighs twice): the commands are repeated until they weigh as much as the
 fillers together. `command` keeps only readings that end in the name, one command and nothing but filler,
-the name beginning the reading or a breath (after a pause) or following one word, and strips the name. `START` is the prompt before the first
-question ("准备好了说开始"): its grammar is the pack's `start:` words.
+the name beginning the reading or a breath (after a pause) or following one word, and strips the name.
+`START` is the prompt before the first question ("准备好了说开始"): its grammar is the pack's `start:` words.
 """
 
 from __future__ import annotations
