@@ -296,7 +296,7 @@ def espeak_variant(text: str, voice: str, extra: tuple[str, ...]) -> np.ndarray:
     return np.interp(np.arange(n) * rate / SAMPLE_RATE, np.arange(len(x)), x).astype(np.float32)
 
 
-def bench_wake(snr: float, thresholds: list[float], verbose: bool) -> None:
+def bench_wake(snr: float, thresholds: list[float], verbose: bool, weight: float) -> None:
     """Each clip (4 espeak-ng voice variants, clean and over the night bed at `snr`) decoded whole with the
     speech prompt's grammar; a clip "gives a command" when the ear's rule takes its best reading."""
     import json
@@ -304,11 +304,13 @@ def bench_wake(snr: float, thresholds: list[float], verbose: bool) -> None:
 
     import vosk
 
+    import narrator.listen.grammar as grammar_module
     from narrator.engine.answers import Pass, SelfExplode
     from narrator.engine.prompts import Prompt
     from narrator.listen.grammar import Grammar, load_pack
     from narrator.listen.recognizer import PAUSE, knows, load_model, readings
 
+    grammar_module.COMMAND_WEIGHT = weight
     model = load_model(KO_MODEL)
     pack = load_pack("ko")
     speech = Prompt("speech.end", frozenset({Pass, SelfExplode}))
@@ -391,13 +393,14 @@ def main() -> None:
     wk.add_argument("--snr", type=float, default=10.0)
     wk.add_argument("--conf", type=float, nargs="+", default=[0.7, 0.9])
     wk.add_argument("--verbose", action="store_true", help="print every reading with the filler")
+    wk.add_argument("--weight", type=float, default=1.0, help="the commands' weight against the filler's")
     args = ap.parse_args()
     if args.what == "vad":
         bench_vad(args.snr)
     elif args.what == "latency":
         bench_latency(args.trials, args.snr)
     elif args.what == "wake":
-        bench_wake(args.snr, args.conf, args.verbose)
+        bench_wake(args.snr, args.conf, args.verbose, args.weight)
     else:
         bench_load(args.repeat)
 

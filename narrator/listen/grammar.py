@@ -40,6 +40,8 @@ UNK = "[unk]"
 CONTROLS = ("repeat", "undo", "pause", "resume", "confirm", "deny")
 WAKE_KINDS = frozenset({"speech.end", "last_words.end"})
 """Prompts where players talk (day, election and PK speeches, last words): commands need the judge's name."""
+COMMAND_WEIGHT = 1.0
+"""Where people talk, all the commands together weigh this many times the filler words together."""
 START = Prompt("game.start", frozenset())
 """Before the first question: the host says the game can start."""
 _SEATED = (Seats, SelfExplode, Ballots, VoteResult, Duel)  # Duel: "五号决斗三号" (modern roles)
@@ -242,7 +244,7 @@ class Grammar:
         if prompt.kind in WAKE_KINDS:
             commands = [f"{name} {s}" for name in self.wake_spoken() for s in spoken]
             fillers = self.fillers()
-            return commands * max(1, round(len(fillers) / len(commands))) + fillers
+            return commands * max(1, round(COMMAND_WEIGHT * len(fillers) / len(commands))) + fillers
         return [*spoken, UNK] if self.has_unk else spoken
 
     def wake_spoken(self) -> list[str]:

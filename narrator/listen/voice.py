@@ -104,9 +104,9 @@ class VoiceEar(QueueEar):
 
     def decode(self, start: float, end: float) -> Heard | None:
         """The recogniser's readings as host words; None when nothing was heard ([unk] or empty). Where
-        people talk (a speech) only readings that begin with the judge's name count, without it — and only
-        when the best reading does: a player's sentence whose best reading is "九号 三号 过" is his, even if
-        a weaker reading starts with the name."""
+        people talk (a speech) only readings that are a command with the judge's name count, without it
+        (`Grammar.command`) — and only when the best reading is one: a player's sentence whose best reading
+        is "九号 三号 过" is his, even if a weaker reading is "法官 过"."""
         alternatives = []
         ctx = self.context
         for rank, (text, score) in enumerate(self.recognizer.final()):

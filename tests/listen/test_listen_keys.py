@@ -196,7 +196,7 @@ def test_a_model_without_unk_hears_talk_as_the_packs_common_words() -> None:
     Where people talk they are in the grammar, and the commands are repeated until they weigh as much
     (Vosk counts a bigram model from the phrases); at short prompts nothing changes."""
     pack = load_pack("ko")
-    assert "[unk]" not in pack.filler and {"저", "좋은", "사람"} <= set(pack.filler)
+    assert "[unk]" not in pack.filler and {"제가", "좋은", "사람"} <= set(pack.filler)
     g = Grammar(pack, lambda w: w != "[unk]")
     speech = g.phrases_for(SPEECH, 12)
     commands = [p for p in speech if p.startswith("진행자 ")]
@@ -219,7 +219,7 @@ def test_a_model_without_unk_hears_talk_as_the_packs_common_words() -> None:
 def test_a_filler_word_the_model_lacks_is_found_before_the_game(tmp_path: Path) -> None:
     text = (GRAMMARS / "ko.yaml").read_text(encoding="utf-8")
     lacking = tmp_path / "lacking.yaml"
-    lacking.write_text(text.replace("filler: [저,", "filler: [없는말,"), encoding="utf-8")
+    lacking.write_text(text.replace("filler: [제가,", "filler: [없는말,"), encoding="utf-8")
     vocabulary = {w for ws in load_pack("ko").say.values() for f in ws for w in f.split()} | set(load_pack("ko").filler)
     Grammar(load_pack("ko"), vocabulary.__contains__).check(12)
     with pytest.raises(VocabularyError, match="filler word '없는말' of the grammar ko"):

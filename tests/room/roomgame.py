@@ -353,7 +353,12 @@ def speeches_host(spoken: list[Speech], speeches: int, host_ends: int) -> Host:
             speech = Speech(run.printed[called[0]][0])
             spoken.append(speech)
             run.host_log.append(f"{speech.called:.1f} called")
-            ears.wait_quiet(QUIET_S, timeout_s=120)  # the call has been said (and the cue, a second in)
+            # The judge says the call (and the cue, a second in) after it is printed: wait for his voice, then
+            # for quiet — the next call is printed as soon as the last speech ends, while the room is quiet.
+            deadline = time.monotonic() + 30
+            while all(e.last_voice < speech.called for e in ears.parts) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            ears.wait_quiet(QUIET_S, timeout_s=120)
             play(espeak(PLAYER_TALKS, "ko+m3")).wait(timeout=30)
             speech.player_done = time.monotonic()
             run.host_log.append(f"{speech.player_done:.1f} player: {PLAYER_TALKS}")
