@@ -252,11 +252,17 @@ class Grammar:
 
     def fillers(self) -> list[str]:
         """The pack's filler words, each a word of the model (raises VocabularyError naming one it lacks)."""
+        said = {w for forms in self.pack.say.values() for form in forms for w in form.split()}
+        said |= {w for word in self.pack.own_words() for w in word.split()}
         for word in self.pack.filler:
             if not self.knows(word):
                 raise VocabularyError(
                     f"the speech model does not know the filler word {word!r} of the grammar {self.pack.name}: "
                     "remove it from filler: (a filler word must be one word of the model)")
+            if word in said:
+                raise VocabularyError(
+                    f"the filler word {word!r} of the grammar {self.pack.name} is also a word the host says: "
+                    "remove it from filler: (filler is read as nothing)")
         return list(self.pack.filler)
 
     def command(self, text: str, prompt: Prompt, max_seat: int) -> str | None:

@@ -224,6 +224,10 @@ def test_a_filler_word_the_model_lacks_is_found_before_the_game(tmp_path: Path) 
     Grammar(load_pack("ko"), vocabulary.__contains__).check(12)
     with pytest.raises(VocabularyError, match="filler word '없는말' of the grammar ko"):
         Grammar(load_pack(lacking), vocabulary.__contains__).check(12)
+    said = tmp_path / "said.yaml"  # a host word read as nothing could never be heard
+    said.write_text(text.replace("filler: [제가,", "filler: [넘어가, 제가,"), encoding="utf-8")
+    with pytest.raises(VocabularyError, match="filler word '넘어가' of the grammar ko is also a word the host says"):
+        Grammar(load_pack(said), vocabulary.__contains__).check(12)
     none = tmp_path / "none.yaml"
     none.write_text((GRAMMARS / "zh.yaml").read_text(encoding="utf-8").replace('filler: ["[unk]"]', ""),
                     encoding="utf-8")
