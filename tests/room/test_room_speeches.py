@@ -7,8 +7,8 @@ end on the host's command, the third runs its 16 s; three speeches take three �
 
 The ear hears the player's talk as filler (grammars/ko.yaml `filler:`) and takes only the name and one
 command (narrator/listen/grammar.py `Grammar.command`). It runs only with `NARRATOR_ROOM_GAME=1`: no
-player ended a speech in any run, and the host's command was taken in every run of the last two, but in
-4 of 28 before (docs/benchmarks.md, "The day's speeches by voice") — to run by default once it holds."""
+player ended a speech in any run, and the host's command was taken in every run of the last three, but
+lost in 4 of 20 before (docs/benchmarks.md, "The day's speeches by voice") — to run by default once it holds."""
 
 from __future__ import annotations
 
