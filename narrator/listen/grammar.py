@@ -7,10 +7,15 @@ grammar words silently), splits a phrase into pieces the model knows (the whole 
 words, else single characters: "七号" → "七 号") and raises `VocabularyError` naming a phrase it cannot
 express. `host_words` turns what the recogniser wrote back into host words for `hostwords.parse`.
 
-Where people talk (a speech, last words: `WAKE_KINDS`) every phrase begins with the judge's name (the
-pack's `wake:`, "法官"), so the decoder itself hears "法官 过" and never a bare 过; `command` keeps only
-readings that begin with it and strips it. `START` is the prompt before the first question ("准备好了说开始"):
-its grammar is the pack's `start:` words.
+Where people talk (a speech, last words: `WAKE_KINDS`) every command begins with the judge's name (the
+pack's `wake:`, "法官"), so the decoder itself hears "法官 过" and never a bare 过; and the grammar also holds
+the pack's `filler:` words, which stand for talk ("[unk]" for a model that has it; common words of the
+model's language for one that has not), so that a player's sentence is read as filler instead of being
+forced onto the nearest command. Vosk turns a grammar into a bigram language model counted from its
+phrases (a phrase given twice weighs twice): the commands are repeated until they weigh as much as the
+fillers together. `command` keeps only readings that end in the name, one command and nothing but filler,
+the name beginning the reading or a breath (after a pause) or following one word, and strips the name.
+`START` is the prompt before the first question ("准备好了说开始"): its grammar is the pack's `start:` words.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import yaml
 from narrator.engine.answers import Ballots, Duel, Seats, SelfExplode, VoteResult
 from narrator.engine.prompts import ANSWER_SLUGS, Prompt
 from narrator.hostwords import phrases
+from narrator.listen.recognizer import PAUSE
 from narrator.numbers import chinese_number as zh_number
 
 GRAMMARS_DIR = Path(__file__).resolve().parents[2] / "grammars"
@@ -34,6 +40,8 @@ UNK = "[unk]"
 CONTROLS = ("repeat", "undo", "pause", "resume", "confirm", "deny")
 WAKE_KINDS = frozenset({"speech.end", "last_words.end"})
 """Prompts where players talk (day, election and PK speeches, last words): commands need the judge's name."""
+COMMAND_WEIGHT = 1.0
+"""Where people talk, all the commands together weigh this many times the filler words together."""
 START = Prompt("game.start", frozenset())
 """Before the first question: the host says the game can start."""
 _SEATED = (Seats, SelfExplode, Ballots, VoteResult, Duel)  # Duel: "五号决斗三号" (modern roles)
@@ -60,6 +68,8 @@ class Pack:
     """The judge's names (host words): where people talk a command begins with one ("法官，过")."""
     start: tuple[str, ...] = ()
     """Words that start the game at `START` ("开始")."""
+    filler: tuple[str, ...] = ()
+    """Words of the model (not host words) that stand for talk where people talk ("[unk]")."""
 
     def named(self, judge_name: str | None) -> Pack:
         """This pack with the judge called `judge_name` (a host word; None or "" keeps the pack's)."""
@@ -126,11 +136,12 @@ def _load(path: str) -> Pack:
     missing = [c for c in CONTROLS if not controls.get(c)]
     if missing:
         raise PackError(f"the grammar {path} lacks the control words for {', '.join(missing)}")
-    wake, start = words("wake"), words("start")
-    for key, value in (("wake", wake), ("start", start)):
+    wake, start, filler = words("wake"), words("start"), words("filler")
+    for key, value in (("wake", wake), ("start", start), ("filler", filler)):
         if not value:
             raise PackError(f"the grammar {path} has no {key}: words")
-    return Pack(str(raw.get("lang", Path(path).stem)), controls, table("extra"), table("say"), wake, start)
+    return Pack(str(raw.get("lang", Path(path).stem)), controls, table("extra"), table("say"), wake, start,
+                filler)
 
 
 def seat_words(seats: Iterable[int]) -> list[str]:
@@ -231,26 +242,57 @@ class Grammar:
         spoken = [s for w in legal_host_words(prompt, max_seat, self.pack) for s in self.spoken(w)]
         spoken = list(dict.fromkeys(spoken))
         if prompt.kind in WAKE_KINDS:
-            spoken = [f"{name} {s}" for name in self.wake_spoken() for s in spoken]
+            commands = [f"{name} {s}" for name in self.wake_spoken() for s in spoken]
+            fillers = self.fillers()
+            return commands * max(1, round(COMMAND_WEIGHT * len(fillers) / len(commands))) + fillers
         return [*spoken, UNK] if self.has_unk else spoken
 
     def wake_spoken(self) -> list[str]:
         return list(dict.fromkeys(s for name in self.pack.wake for s in self.spoken(name)))
 
-    def command(self, text: str, prompt: Prompt) -> str | None:
-        """Recogniser output as host words at this prompt. Where people talk only what begins with the
-        judge's name counts, and the name is dropped ("法官 过" → "过"; "过", "[unk] 法官 过" → None)."""
-        words = self.host_words(text)
+    def fillers(self) -> list[str]:
+        """The pack's filler words, each a word of the model (raises VocabularyError naming one it lacks)."""
+        said = {w for forms in self.pack.say.values() for form in forms for w in form.split()}
+        said |= {w for word in self.pack.own_words() for w in word.split()}
+        for word in self.pack.filler:
+            if not self.knows(word):
+                raise VocabularyError(
+                    f"the speech model does not know the filler word {word!r} of the grammar {self.pack.name}: "
+                    "remove it from filler: (a filler word must be one word of the model)")
+            if word in said:
+                raise VocabularyError(
+                    f"the filler word {word!r} of the grammar {self.pack.name} is also a word the host says: "
+                    "remove it from filler: (filler is read as nothing)")
+        return list(self.pack.filler)
+
+    def command(self, text: str, prompt: Prompt, max_seat: int) -> str | None:
+        """Recogniser output as host words at this prompt. Where people talk only the judge's name, then one
+        command and nothing but filler after it, count, and the name is dropped ("法官 过", "法官 过 [unk]" →
+        "过"; "过", "[unk] 过", "法官 [unk] 过", "法官 过 过" → None). The name begins the reading, or a new
+        breath (after a pause: `PAUSE`, from the word times), or follows one word heard with it — the room in
+        the endpointer's pre-roll, or a player's last word when the host spoke right after him ("[unk] 法官
+        过", "过 法官 过", "七 号 <pause> 法官 过" → "过"); later amid talk it is no name ("[unk] [unk] 法官 过",
+        "七 号 法官 过" → None). Measured: scripts/bench_listen.py wake, tests/room/test_room_speeches.py."""
         if prompt.kind not in WAKE_KINDS:
-            return words
-        if text.split()[:1] == [UNK]:
-            return None
-        for name in self.pack.wake:
-            rest = words.removeprefix(name)
-            if rest != words:
-                rest = rest.lstrip("，,、 ")
-                return rest or None
+            return self.host_words(text)
+        tokens = text.split()
+        legal = legal_host_words(prompt, max_seat, self.pack)
+        for start in range(len(tokens)):
+            if start > 1 and tokens[start - 1] != PAUSE:
+                continue  # the name begins the reading or a breath, or follows one word heard with it
+            for name in self.wake_spoken():
+                said = name.split()
+                if tokens[start : start + len(said)] == said:
+                    rest = tokens[start + len(said):]
+                    while rest and self._filler(rest[-1]):
+                        rest.pop()
+                    command = next((w for w in legal for s in self.spoken(w) if s.split() == rest), None)
+                    if command is not None:
+                        return command
         return None
+
+    def _filler(self, word: str) -> bool:
+        return word in (UNK, PAUSE) or word in self.pack.filler
 
     def json_for(self, prompt: Prompt, max_seat: int) -> str:
         return json.dumps(self.phrases_for(prompt, max_seat), ensure_ascii=False)
@@ -259,14 +301,16 @@ class Grammar:
         """Start-up check: every phrase any prompt can use is expressible (raises VocabularyError)."""
         for kind in ANSWER_SLUGS:
             self.phrases_for(Prompt("check", frozenset({kind})), max_seat)
+        self.fillers()
         for what, words in (("the judge's name", self.pack.wake), ("a start word", self.pack.start)):
             if not any(self.spoken(w) for w in words):
                 raise VocabularyError(f"the grammar {self.pack.name} has no way to say {what} "
                                       f"({', '.join(words)}): give it a spoken form under say:")
 
     def host_words(self, text: str) -> str:
-        """Recogniser output → host words: [unk] dropped, spoken phrases mapped back (longest first)."""
-        tokens = [t for t in text.split() if t != UNK]
+        """Recogniser output → host words: [unk] and filler dropped, spoken phrases mapped back (longest
+        first)."""
+        tokens = [t for t in text.split() if not self._filler(t)]
         if not self.pack.say:
             return " ".join(tokens)
         out: list[str] = []

@@ -3,7 +3,8 @@
 vosk 0.3.45 facts designed around: a grammar word missing from the model is dropped silently (so
 `Grammar` checks every token with `vosk_model_find_word` first); the grammar is passed as JSON with
 ensure_ascii=False; in grammar mode a word's `conf` is nearly always 1.0, so the doubt signal is the
-score gap between alternatives (`SetMaxAlternatives`), judged by the dialogue after parsing them.
+score gap between alternatives (`SetMaxAlternatives`), judged by the dialogue after parsing them. Word
+times (`SetWords`) mark the pauses between words in a reading (`PAUSE`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ import numpy as np
 
 SAMPLE_RATE = 16_000
 """Hz: what the small Vosk models are trained on; every input is brought to this rate, mono."""
+PAUSE = "<pause>"
+"""Written into a reading between two words with `PAUSE_S` or more of silence between them (Vosk's word
+times): where people talk the judge's name after a pause begins a new breath, whatever was before it."""
+PAUSE_S = 0.3
 
 
 class ModelError(Exception):
@@ -88,6 +93,7 @@ class Recognizer:
             if rec is None:
                 rec = vosk.KaldiRecognizer(self.model, SAMPLE_RATE, grammar_json)
                 rec.SetMaxAlternatives(self.max_alternatives)
+                rec.SetWords(True)  # word times: the pauses between words
                 if len(self._cache) > 64:
                     self._cache.clear()
                 self._cache[grammar_json] = rec
@@ -120,7 +126,20 @@ class Recognizer:
 def readings(raw: dict[str, Any]) -> list[tuple[str, float]]:
     """Vosk's result JSON → [(text, score)]: the N-best list with alternatives, else the single text."""
     if "alternatives" in raw:
-        out = [(str(a.get("text", "")).strip(), float(a.get("confidence", 0.0))) for a in raw["alternatives"]]
+        out = [(_paused(a), float(a.get("confidence", 0.0))) for a in raw["alternatives"]]
     else:
-        out = [(str(raw.get("text", "")).strip(), 0.0)]
+        out = [(_paused(raw), 0.0)]
     return [(t, s) for t, s in out]
+
+
+def _paused(reading: dict[str, Any]) -> str:
+    """The reading's text, with PAUSE between words that `PAUSE_S` of silence or more separate."""
+    words = reading.get("result")
+    if not isinstance(words, list) or not words:
+        return str(reading.get("text", "")).strip()
+    out: list[str] = []
+    for before, word in zip([None, *words], words, strict=False):
+        if before is not None and float(word.get("start", 0.0)) - float(before.get("end", 0.0)) >= PAUSE_S:
+            out.append(PAUSE)
+        out.append(str(word.get("word", "")))
+    return " ".join(out)

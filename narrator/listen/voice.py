@@ -104,13 +104,16 @@ class VoiceEar(QueueEar):
 
     def decode(self, start: float, end: float) -> Heard | None:
         """The recogniser's readings as host words; None when nothing was heard ([unk] or empty). Where
-        people talk (a speech) only readings that begin with the judge's name count, without it — and only
-        when the best reading does: a player's sentence whose best reading is "九号 三号 过" is his, even if
-        a weaker reading starts with the name."""
+        people talk (a speech) only readings that are a command with the judge's name count, without it
+        (`Grammar.command`) — and only when the best reading is one: a player's sentence whose best reading
+        is "九号 三号 过" is his, even if a weaker reading is "法官 过"."""
         alternatives = []
         ctx = self.context
         for rank, (text, score) in enumerate(self.recognizer.final()):
-            words = self.grammar.host_words(text) if ctx is None else self.grammar.command(text, ctx.prompt)
+            if ctx is None:
+                words: str | None = self.grammar.host_words(text)
+            else:
+                words = self.grammar.command(text, ctx.prompt, ctx.max_seat)
             if words is None:
                 if rank == 0 and ctx is not None and ctx.prompt.kind in WAKE_KINDS:
                     return None  # the best reading was not said to the judge

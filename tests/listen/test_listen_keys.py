@@ -168,17 +168,78 @@ def test_grammar_offers_only_what_is_legal_now_in_words_the_model_knows() -> Non
     # Where people talk every phrase begins with the judge's name, and only what begins with it counts.
     speech = g.phrases_for(SPEECH, 12)
     assert "法官 过" in speech and "过" not in speech and "法官 暂停" in speech and speech[-1] == "[unk]"
-    assert g.command("法官 过", SPEECH) == "过" and g.command("过", SPEECH) is None
-    assert g.command("[unk] 法官 过", SPEECH) is None and g.command("法官", SPEECH) is None
-    assert g.command("七 号", KILL) == "七 号"  # at night no name is needed
+    assert g.command("法官 过", SPEECH, 12) == "过" and g.command("过", SPEECH, 12) is None
+    assert g.command("[unk] 过", SPEECH, 12) is None and g.command("法官", SPEECH, 12) is None
+    assert g.command("七 号", KILL, 12) == "七 号"  # at night no name is needed
     assert "开始" in g.phrases_for(START, 12) and "法官 开始" not in g.phrases_for(START, 12)
+
+
+def test_where_people_talk_a_reading_with_filler_before_or_inside_the_command_is_not_one() -> None:
+    """The speech grammar holds the pack's filler words (the Chinese model's [unk]) beside the commands; only
+    the name, one command and nothing but filler after it is a command."""
+    g = Grammar(load_pack("zh"), lambda w: True)
+    speech = g.phrases_for(SPEECH, 12)
+    assert "[unk]" in speech and "法官 过" in speech
+    assert g.command("法官 过 [unk]", SPEECH, 12) == "过"  # the player talks on after the host's command
+    for talk in ("[unk] 过", "法官 [unk] 过", "法官 过 过", "法官 过 暂停", "法官 [unk]", "[unk]",
+                 "[unk] [unk] 法官 过", "七 号 法官 过"):  # the name amid talk is no name
+        assert g.command(talk, SPEECH, 12) is None, talk
+    # The name begins a breath (after a pause), or follows one word heard with it (the room in the
+    # endpointer's pre-roll; the player's last word when the host spoke right after him).
+    for room in ("[unk] 法官 过", "过 法官 过", "[unk] 过 七 号 <pause> 法官 过 <pause> [unk]"):
+        assert g.command(room, SPEECH, 12) == "过", room
+    assert g.command("法官 规则 女巫", SPEECH, 12) == "规则 女巫"  # a command of several words is one command
+
+
+def test_a_model_without_unk_hears_talk_as_the_packs_common_words() -> None:
+    """The Korean stand-in has no [unk]: grammars/ko.yaml lists common words of its vocabulary as filler.
+    Where people talk they are in the grammar, and the commands are repeated until they weigh as much
+    (Vosk counts a bigram model from the phrases); at short prompts nothing changes."""
+    pack = load_pack("ko")
+    assert "[unk]" not in pack.filler and {"제가", "좋은", "사람"} <= set(pack.filler)
+    g = Grammar(pack, lambda w: w != "[unk]")
+    speech = g.phrases_for(SPEECH, 12)
+    commands = [p for p in speech if p.startswith("진행자 ")]
+    assert set(pack.filler) <= set(speech) and len(speech) == len(commands) + len(pack.filler)
+    assert len(set(commands)) < len(commands) and abs(len(commands) - len(pack.filler)) <= len(set(commands))
+    assert g.command("진행자 넘어가", SPEECH, 12) == "过" and g.command("진행자 넘어가 그냥 요", SPEECH, 12) == "过"
+    # What the decoder made of "저는 좋은 사람입니다 넘어가" with the filler, and of the host's 넘어가 under noise
+    # Read by the decoder from players' sentences (scripts/bench_listen.py wake): talk, then the name with no
+    # pause before it, is not the host.
+    for talk in ("저 는 좋은 사람 넘어가", "진행자 좋은 넘어가", "진행자 반복 넘어가", "진행 넘어가",
+                 "저 는 저 는 사람 이 진행자 넘어가", "어 밤 좋은 진행자 넘어가 네 요"):
+        assert g.command(talk, SPEECH, 12) is None, talk
+    for room in ("지 진행자 넘어가", "넘어가 진행자 넘어가", "제가 <pause> 진행자 넘어가"):  # heard in the room
+        assert g.command(room, SPEECH, 12) == "过", room
+    kill = g.phrases_for(KILL, 12)
+    assert not set(pack.filler) & set(kill) and "일곱" in kill  # short prompts: only what is legal
+    assert g.command("일곱", KILL, 12) == "七号"
+
+
+def test_a_filler_word_the_model_lacks_is_found_before_the_game(tmp_path: Path) -> None:
+    text = (GRAMMARS / "ko.yaml").read_text(encoding="utf-8")
+    lacking = tmp_path / "lacking.yaml"
+    lacking.write_text(text.replace("filler: [제가,", "filler: [없는말,"), encoding="utf-8")
+    vocabulary = {w for ws in load_pack("ko").say.values() for f in ws for w in f.split()} | set(load_pack("ko").filler)
+    Grammar(load_pack("ko"), vocabulary.__contains__).check(12)
+    with pytest.raises(VocabularyError, match="filler word '없는말' of the grammar ko"):
+        Grammar(load_pack(lacking), vocabulary.__contains__).check(12)
+    said = tmp_path / "said.yaml"  # a host word read as nothing could never be heard
+    said.write_text(text.replace("filler: [제가,", "filler: [넘어가, 제가,"), encoding="utf-8")
+    with pytest.raises(VocabularyError, match="filler word '넘어가' of the grammar ko is also a word the host says"):
+        Grammar(load_pack(said), vocabulary.__contains__).check(12)
+    none = tmp_path / "none.yaml"
+    none.write_text((GRAMMARS / "zh.yaml").read_text(encoding="utf-8").replace('filler: ["[unk]"]', ""),
+                    encoding="utf-8")
+    with pytest.raises(PackError, match="has no filler: words"):
+        load_pack(none)
 
 
 def test_nonsense_made_of_characters_the_model_knows_is_not_a_word(tmp_path: Path) -> None:
     pack = tmp_path / "nonsense.yaml"
     text = (GRAMMARS / "zh.yaml").read_text(encoding="utf-8").replace("pause: [暂停]", "pause: [暂停, 啊吧啊吧]")
     pack.write_text(text, encoding="utf-8")
-    words = load_pack("zh").own_words() | {"没有人"}  # a model that knows every character and these words
+    words = load_pack("zh").own_words() | {"没有人", "[unk]"}  # a model that knows every character and these
 
     def knows(w: str) -> bool:
         return len(w) == 1 or w in words

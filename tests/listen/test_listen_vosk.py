@@ -157,14 +157,28 @@ def heard_in_order(e: FileEar, prompt: Prompt) -> list[str]:
 
 def test_during_a_speech_only_what_begins_with_the_judges_name_is_a_command(model: Any, grammar: Grammar) -> None:
     """A player speaks — a bare 넘어가 ("过") among his words — then the host says "진행자, 넘어가" (法官，过)
-    and "진행자, 멈춤" (法官，暂停). Every phrase offered begins with the name; what is heard without it first
-    is a player's."""
-    assert all(p.startswith("진행자 ") for p in grammar.phrases_for(SPEECH, 12))
+    and "진행자, 멈춤" (法官，暂停). Every command offered begins with the name (the rest is filler); what is
+    heard without it first is a player's."""
+    assert all(p.startswith("진행자 ") or p in grammar.pack.filler for p in grammar.phrases_for(SPEECH, 12))
     player = [espeak(w, "ko") for w in ("넘어가", "나는 마을 사람입니다", "셋 넘어가")]
     host = [espeak(w, "ko") for w in ("진행자, 넘어가", "진행자, 멈춤")]
     gap = silence(1.0)
     audio = np.concatenate([gap, *(x for p in player for x in (p, gap)), *(x for h in host for x in (h, gap))])
     assert heard_in_order(ear(model, grammar, audio), SPEECH) == ["过", "暂停"]
+
+
+def test_a_players_sentence_is_read_as_filler_not_as_the_name_and_a_command(model: Any, grammar: Grammar) -> None:
+    """The Korean model has no [unk]: without the pack's filler words the decoder, held to "진행자 …", made the
+    room test's player ("저는 좋은 사람입니다 넘어가") end a speech. With them his sentences are talk, the
+    host's command is still one."""
+    player = [espeak(w, "ko+m3") for w in ("저는 좋은 사람입니다 넘어가", "진짜 저 아니에요 넘어가",
+                                            "저는 할 말 없어요 넘어가", "진행이 너무 빠르네요 넘어가")]
+    host = espeak("진행자 넘어가", "ko")
+    gap = silence(1.0)
+    audio = np.concatenate([gap, *(x for p in player for x in (p, gap)), host, gap])
+    e = ear(model, grammar, audio)
+    assert heard_in_order(e, SPEECH) == ["过"]
+    assert set(grammar.pack.filler) <= set(grammar.phrases_for(SPEECH, 12))
 
 
 def test_at_night_and_at_short_prompts_no_name_is_needed(model: Any, grammar: Grammar) -> None:

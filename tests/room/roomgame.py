@@ -363,15 +363,23 @@ class Speech:
 def speeches_host(spoken: list[Speech], speeches: int, host_ends: int) -> Host:
     """In each of `speeches` speeches a player talks; in the first `host_ends` the host then says HOST_PASS."""
     def host(run: GameRun, ears: Listening, done: threading.Event) -> None:
+        seen = 0  # printed lines up to the last speech's call
         for n in range(speeches):
-            before = len(answers_in(run.data))
-            seen = len(run.printed) if n else 0
-            while not (called := [t for t, line in run.printed[seen:] if calls(line)]):
+            # The next call after the last one, however soon it came (the last words of two dead follow each
+            # other); the answers counted once it is printed, when the speech before is in the journal.
+            while not (called := [i for i, (_, line) in enumerate(run.printed) if i >= seen and calls(line)]):
                 time.sleep(0.1)
-            speech = Speech(called[-1])
+            seen = called[0] + 1
+            before = len(answers_in(run.data))
+            speech = Speech(run.printed[called[0]][0])
             spoken.append(speech)
             run.host_log.append(f"{speech.called:.1f} called")
-            ears.wait_quiet(QUIET_S, timeout_s=120)  # the call has been said (and the cue, a second in)
+            # The judge says the call (and the cue, a second in) after it is printed: wait for his voice, then
+            # for quiet — the next call is printed as soon as the last speech ends, while the room is quiet.
+            deadline = time.monotonic() + 30
+            while all(e.last_voice < speech.called for e in ears.parts) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            ears.wait_quiet(QUIET_S, timeout_s=120)
             play(espeak(PLAYER_TALKS, "ko+m3")).wait(timeout=30)
             speech.player_done = time.monotonic()
             run.host_log.append(f"{speech.player_done:.1f} player: {PLAYER_TALKS}")

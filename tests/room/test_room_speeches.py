@@ -5,9 +5,10 @@ speech a player talks — roomgame.PLAYER_TALKS, his 过 without the judge's nam
 host then says 法官，过 (roomgame.HOST_PASS). Neither the player nor the cue may end a speech: the first two
 end on the host's command, the third runs its 16 s; three speeches take three 过, nothing else.
 
-It runs only with `NARRATOR_ROOM_GAME=1`, like the whole game (tests/room/test_room_game.py): it fails
-today — the decoder, held to the speech grammar, reads the player's sentence as the judge's name and 过
-(or as "九号 三号 过", which ends the timer too) and the speech ends on his words (docs/benchmarks.md)."""
+The ear hears the player's talk as filler (grammars/ko.yaml `filler:`) and takes only the name and one
+command (narrator/listen/grammar.py `Grammar.command`). It runs only with `NARRATOR_ROOM_GAME=1`: no
+player ended a speech in any run, and the host's command was taken in every run of the last three, but
+lost in 4 of 20 before (docs/benchmarks.md, "The day's speeches by voice") — to run by default once it holds."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from narrator.engine.answers import Pass
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(os.environ.get("NARRATOR_ROOM_GAME") != "1",
-                                 reason="NARRATOR_ROOM_GAME=1: fails today, the player's words end speeches")]
+                                 reason="NARRATOR_ROOM_GAME=1: the host's command was still lost sometimes")]
 
 SPEECHES = 3
 HOST_ENDS = 2
