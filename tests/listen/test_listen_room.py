@@ -47,7 +47,7 @@ pytestmark = pytest.mark.slow
 DEAL = [Role.WEREWOLF, Role.VILLAGER, Role.SEER, Role.WEREWOLF, Role.WITCH, Role.VILLAGER, Role.VILLAGER,
         Role.VILLAGER]
 ANSWERS = {"wolves.kill": "七号", "witch.save": "不救", "witch.poison": "没有", "seer.check": "一号",
-           "speech.end": "法官，过", "last_words.end": "法官，过", "vote.exile": "1 2 3 5 6 投 4号，4 8 投 2号"}
+           "speech.end": "法官 过", "last_words.end": "法官 过", "vote.exile": "1 2 3 5 6 投 4号，4 8 投 2号"}
 DECOY = "三号"
 
 
