@@ -78,8 +78,18 @@ def take(witch_alive: bool) -> np.ndarray:
 
 
 def test_a_slow_host_slows_the_night_alike_whoever_is_alive(pulse: object) -> None:
-    alive, dead = onsets(take(True)), onsets(take(False))
-    assert len(alive) == len(dead) == len(TABLE)
-    np.testing.assert_allclose(dead, alive, atol=0.3)
+    """The pair is played again (twice at most) when the takes differ: on a busy machine (the suite's other
+    worker) a take's playback was once seen to start a line 1.8 s late with no underflow counted, and the
+    host, who answers 6 s after hearing his question, answered that much later. A leak of the witch differs
+    in every pair and still fails."""
+    tried: list[str] = []
+    for _ in range(3):
+        alive, dead = onsets(take(True)), onsets(take(False))
+        assert len(alive) == len(dead) == len(TABLE)
+        if np.allclose(dead, alive, rtol=0, atol=0.3):
+            break
+        tried.append(f"alive {np.round(alive, 2).tolist()} / dead {np.round(dead, 2).tolist()}")
+    else:
+        pytest.fail("the table's night differs with the witch alive or dead in every take:\n" + "\n".join(tried))
     # The table waited for the host's words (6 s answers), not only for the 2 s holds, in both takes.
     assert alive[4] - alive[3] > HOST_S > 2 * HOLDS["action"]
