@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from play_testkit import SCENARIOS, demo_scenario
+from play_testkit import SCENARIOS, ctrl_c_twice, demo_scenario
 
 from narrator.journal import FileStore, load
 from narrator.judge.lines import Line
@@ -65,11 +65,7 @@ def test_ctrl_c_pauses_then_continue_and_a_second_ctrl_c_saves_and_exits(tmp_pat
     proc.stdin.write("".join(w + "\n" for w in words[3:6]))
     proc.stdin.flush()
     until(tmp_path, 6)
-    time.sleep(0.3)
-    proc.send_signal(signal.SIGINT)
-    time.sleep(0.3)
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=20)
+    out, _ = ctrl_c_twice(proc, 0.3, 0.3, 20)
     assert proc.returncode == 130, out
     assert "已暂停" in out and "再按一次 Ctrl-C 保存并退出" in out and "Traceback" not in out
     [saved] = all_games(tmp_path / "data" / "games")

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from play_testkit import SCENARIOS
+from play_testkit import SCENARIOS, ctrl_c_twice
 
 from narrator.journal import JournalError
 from narrator.play.scripted import host_script
@@ -257,11 +257,7 @@ def test_ctrl_c_twice_at_the_start_word_quits_and_nothing_is_saved(tmp_path: Pat
     proc = narrator(data, "play", *TEXT, *SETUP)
     assert proc.stdout is not None
     assert "开始" in proc.stdout.readline()  # the deal line is said; the judge waits for 开始
-    time.sleep(0.3)
-    proc.send_signal(signal.SIGINT)
-    time.sleep(0.8)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    out, err = ctrl_c_twice(proc, 0.3, 0.8, 30)
     assert proc.returncode == 130, err
     assert "没有保存" in out and all_games(data / "games") == []
 

@@ -93,6 +93,12 @@ def serve(room: Room, tmp: Path, scenario: Scenario, host: Callable[[GameRun, Li
     return live(run, room, tmp, ["serve", *args], pace=0.1, host=host, timeout_s=900)
 
 
+def ended(run: GameRun, code: int) -> None:
+    """The host got through his words, and serve ended with `code` (0: 关机; -9: the power cut, SIGKILL)."""
+    assert run.failure is None, f"{run.failure}{run.context()}"
+    assert run.returncode == code, run.context()
+
+
 @pytest.mark.parametrize("room", [None], indirect=True)
 def test_power_on_the_lobby_and_shutdown_by_voice(room: Room, tmp_path: Path) -> None:
     """What the Korean stand-in reads in the room today: the ready line → 开始新游戏 → 关机 → its read-back →
@@ -104,8 +110,7 @@ def test_power_on_the_lobby_and_shutdown_by_voice(room: Room, tmp_path: Path) ->
         lobby(run, ears, "关机", "再见")
 
     run = serve(room, tmp_path, game(SEED), host)
-    assert run.failure is None, f"{run.failure}{run.context()}"
-    assert run.returncode == 0, run.context()
+    ended(run, 0)
     print(f"power-on to 关机 took {run.seconds:.0f} s by voice")
     said = [line for _, line in run.printed if line.startswith("🔊")]
     assert said == ["🔊 法官准备好了。要开始，请说：法官，开始新游戏。", "🔊 几个人玩？", "🔊 关机，对吗？",
@@ -131,8 +136,7 @@ def test_a_game_cut_off_is_continued_then_dropped_by_voice(room: Room, tmp_path:
 
     started = time.monotonic()
     run = serve(room, tmp_path, game(SEED), go_on)
-    assert run.failure is None, f"{run.failure}{run.context()}"
-    assert run.returncode == -9, run.context()  # SIGKILL
+    ended(run, -9)  # SIGKILL
 
     def drop_and_shut_down(run: GameRun, ears: Listening, done: threading.Event) -> None:
         heard(run, "上一局还没结束")
@@ -140,8 +144,7 @@ def test_a_game_cut_off_is_continued_then_dropped_by_voice(room: Room, tmp_path:
         lobby(run, ears, "关机", "再见")
 
     last = serve(room, tmp_path, game(SEED), drop_and_shut_down)
-    assert last.failure is None, f"{last.failure}{last.context()}"
-    assert last.returncode == 0, last.context()
+    ended(last, 0)
     print(f"continued, cut off, dropped and shut down in {time.monotonic() - started:.0f} s by voice")
     assert "继续游戏：第一夜" in "".join(line for _, line in run.printed)
     assert "lobby action: resume" in run.stderr and "lobby action: abandon" in last.stderr
@@ -167,8 +170,7 @@ def test_the_whole_session_by_voice_through_the_room(room: Room, tmp_path: Path)
 
     started = time.monotonic()
     run = serve(room, tmp_path, first, before_the_cut, "--seed", str(SEED))
-    assert run.failure is None, f"{run.failure}{run.context()}"
-    assert run.returncode == -9, run.context()
+    ended(run, -9)
     games = all_games(tmp_path / "data" / "games")
     assert len(games) == 2, run.context()
     assert games[0].load().game.journal == run.scripted.game.journal, run.context()
@@ -186,8 +188,7 @@ def test_the_whole_session_by_voice_through_the_room(room: Room, tmp_path: Path)
         lobby(run, ears, "关机", "再见")
 
     again = serve(room, tmp_path, second, after_the_cut)
-    assert again.failure is None, f"{again.failure}{again.context()}"
-    assert again.returncode == 0, again.context()
+    ended(again, 0)
     print(f"the session took {time.monotonic() - started:.0f} s by voice")
     resumed = all_games(tmp_path / "data" / "games")[1].load()
     assert resumed.over and resumed.game.journal == again.scripted.game.journal, again.context()
