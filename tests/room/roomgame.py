@@ -271,7 +271,10 @@ def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, h
     done = threading.Event()
     ears = Listening([Ears(source, onsets=run.judge_onsets) for source in ("table.monitor", "earpiece.monitor")])
     started = time.monotonic()
-    log = (tmp / "stderr.log").open("w+", encoding="utf-8")  # a file: a long log never blocks `narrator`
+    # A file: a long log never blocks `narrator`. Appended to: a second run in the same folder (a serve
+    # started again after a power cut) keeps the first run's log on disk; `run.stderr` is this run's part.
+    log = (tmp / "stderr.log").open("a+", encoding="utf-8")
+    log_start = log.tell()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=log, text=True, env=env, stdin=subprocess.DEVNULL)
     assert proc.stdout is not None
     stdout = proc.stdout
@@ -313,7 +316,7 @@ def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, h
         for t in threads:
             t.join(timeout=30)
     run.returncode = proc.returncode
-    log.seek(0)
+    log.seek(log_start)
     run.stderr = log.read()
     log.close()
     run.seconds = time.monotonic() - started
