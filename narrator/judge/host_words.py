@@ -15,6 +15,15 @@ comes at the same time whether a ballot was refused or not.
 The host's answer time itself is measured only where every game asks him alike (`public_ask`: the wolves'
 questions, the thief's buried cards, and on night 1 every identification when no card lies face down; marked
 `Line.public_ask`), so no secret question, however slowly answered, moves a later wait.
+
+And the host is asked something after every such line. Where the host questions after a table line number
+fewer than its words — a dead, buried or powerless role's step, a living hunter shown his shot at night, a
+villager exiled in a deck with an idiot — the Session asks the host, on the earpiece, right before the next
+table line, to say 过 (`ACKNOWLEDGEMENT`, kind `ACK`: "这一步没有要回答的，请说“过”。"), so the table's
+next line waits for the host's own word there as it waits for a living role's decision, however slowly he
+says it (narrator/audio/conductor.py). It stands for one word, the step's decision; the words still missing
+(a buried card's identification) count the host's measured answer time, as a living role's quick
+identification does.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.engine import events as ev
+from narrator.engine.answers import Pass
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import PACK_IDENTIFIED, Role
 from narrator.engine.rules import STEP_CARD
@@ -69,6 +79,15 @@ def mark_prompt(lines: list[Line], prompt: Prompt, state: State) -> list[Line]:
         elif line.to == "host" and public_ask(prompt, state):
             out[i] = replace(line, public_ask=True)
     return out
+
+
+ACK = "host.pass"
+"""The acknowledgement's prompt kind: the host says 过 for the words nobody was asked."""
+
+
+ACKNOWLEDGEMENT = Prompt(ACK, frozenset({Pass}), secret=True)
+"""The host question asked where a table line's words were not all asked: 过, on the earpiece. It carries no
+game fact, so it is neither an engine prompt nor journaled (`Session.acks`)."""
 
 
 def public_ask(prompt: Prompt, state: State) -> bool:
