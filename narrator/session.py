@@ -27,6 +27,7 @@ a resume says the lines since the last said mark again and asks it again where i
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -169,6 +170,7 @@ class Session:
     def _catch_up(self, game: Game) -> None:
         """Continue from `game` as if every line up to its prompt had been said."""
         self._start(game)
+        self._follow_heard(game, len(game.answers), True)
         self._shadow = State.fold(game.journal)
         self._seen = len(game.journal)
 
@@ -177,6 +179,7 @@ class Session:
         (and that question too, when `question_heard`; n = -1: nothing, not even the opening): the lines
         after it are still to be taken, each answered prompt's lines in its place."""
         self._start(game)
+        self._follow_heard(game, n, question_heard)
         at = Game.replay(self.setup, self.seed, game.answers[: max(n, 0)])
         self._seen = len(at.journal) if n >= 0 else 0
         self._shadow = State.fold(game.journal[: self._seen])
@@ -235,21 +238,48 @@ class Session:
         call) stands for all of them."""
         out: list[_Group] = []
         while self._held and self._ack is None:
-            what, lines = self._held[0]
-            table = [line for line in lines if line.to == "all"]
-            wait = self._wait
-            if table and wait is not None and wait[1] < wait[0]:
+            if self._ack_due(*self._held[0]):
                 self._ack = ACKNOWLEDGEMENT
-                self._wait = None
                 out.append((self._ack, _said(self.judge.prompt_lines(self._ack, self.game.state))))
                 break
-            if table:
-                words = max(line.words for line in table)
-                self._wait = [words, words if isinstance(what, Prompt) else 0] if words else None
-            elif isinstance(what, Prompt) and wait is not None:
-                wait[1] += 1
             out.append(self._held.pop(0))
         return out
+
+    def _ack_due(self, what: ev.Event | Prompt, lines: tuple[Line, ...]) -> bool:
+        """Follow the last table line's words through one group of lines said next: True (the wait closed)
+        when the host's 过 is due before them."""
+        table = [line for line in lines if line.to == "all"]
+        wait = self._wait
+        if table and wait is not None and wait[1] < wait[0]:
+            self._wait = None
+            return True
+        if table:
+            words = max(line.words for line in table)
+            self._wait = [words, words if isinstance(what, Prompt) else 0] if words else None
+        elif isinstance(what, Prompt) and wait is not None:
+            wait[1] += 1
+        return False
+
+    def _follow_heard(self, game: Game, n: int, question_heard: bool) -> None:
+        """Resume: follow the words of the table lines the table heard before the mark (`_replay_unheard`'s
+        n and question_heard), so a 过 the host owes after the mark is asked again."""
+        for what, lines in self._heard_groups(game, n, question_heard):
+            if self._ack_due(what, lines):  # a 过 asked (and answered) before the mark
+                self._ack_due(what, lines)
+
+    def _heard_groups(self, game: Game, n: int, question_heard: bool) -> Iterator[_Group]:
+        at, shadow, seen = Game(self.setup, self.seed), State(), 0
+        for k in range(n + 1):
+            for event in at.journal[seen:]:
+                shadow.apply(event)
+                yield event, _said(self.judge.event_lines(event, shadow))
+            seen = len(at.journal)
+            prompt = at.prompt
+            if prompt is None or (k == n and not question_heard):
+                return
+            yield prompt, _said(self.judge.prompt_lines(prompt, shadow))
+            if k < n:
+                at.answer(game.answers[k][1])
 
     def _take(self) -> list[_Group]:
         out: list[_Group] = []

@@ -24,10 +24,18 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   least `floor_s`, at most `most_s`), so no secret question moves it. So a slow host slows every such
   step alike, alive, dead or absent, and a host who answers within his measured time never moves the
   table. A reminder at the table (the line again, "请回答") keeps the wait open.
+- **His own time at each word**: every host question after such a line is timed too (from `ready()` to
+  the next line that is no reminder, the time he spent hearing a reminder left out; a question asked again
+  after a refusal once), and a word's wait is `word_s` plus the longer of the measured time and his own
+  there — a word nobody asked counts the measured time. A dead, buried or powerless role's step asks him
+  for 过 at the same place (the Session's acknowledgement, narrator/judge/host_words.py), so the table's
+  next line waits for his word there exactly as for a living role's answer, at whatever moment it would
+  come, and never before he gave it (his own lines fit in `word_s`).
 - **The bound and "请稍等"** (`please_wait`): the table waits in silence for at most
   `words × (word_s + bound_s)` (with his measured time if that is shorter). When its next line is not due
   by then — the host's measured time is past the bound (then at every such step, asked or not), or he is
-  slower now than at the wolves' questions — the table hears `please_wait` at that moment, once, then
+  slower now than at the wolves' questions (at a decision or a 过 alike) — the table hears `please_wait`
+  at that moment, once, then
   its next line when it is due and said. `wake()` says it when due (the live loop calls it while it
   listens; `wait_until` does offline).
 
