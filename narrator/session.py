@@ -198,7 +198,11 @@ class Session:
 
     @property
     def over(self) -> bool:
-        return self.game.prompt is None
+        """Nothing is asked any more: the game asks nothing and, with `acks`, no 过 is due before its last
+        lines (they are all taken, or none follows a line with words)."""
+        if self.prompt is not None:
+            return False
+        return not self.acks or (not self._held and self._seen >= len(self.game.journal))
 
     @property
     def winner(self) -> Camp | None:

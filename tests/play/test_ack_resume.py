@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from play_testkit import SCENARIOS
 
 from narrator.journal import MemoryStore
 from narrator.judge.host_words import ACK
@@ -72,3 +73,21 @@ def test_a_game_killed_at_the_hosts_pass_resumes_with_the_tables_lines_right(nam
         assert resumed.game.journal == whole.game.journal, f"killed at word {kill}"
         assert rest == reference[lines_marked:], f"killed at word {kill}: the table hears the rest from the mark"
         assert lines_marked <= len(heard)  # said again: only what followed the last mark
+
+
+def test_a_game_that_ends_after_a_pass_says_its_end() -> None:
+    """The last exile of a game calls for the 七号's skill and the game is won: the host is asked for 过
+    first (as he would be asked the hunter's shot), and the game is over only once he said it and the
+    table heard the end."""
+    scripted = host_script(Scenario.load(SCENARIOS / "010_parity_win.yaml"))
+    assert scripted.kinds[-1] == ACK
+    session = Session(scripted.game.setup, scripted.game.seed)
+    session.acks = True
+    table: list[str] = []
+    for said in scripted.utterances:
+        assert not session.over
+        table += [line.text for line in session.take_lines() if line.to == "all"]
+        session.submit(said)
+    assert not session.over and table[-1] == "七号，请确认是否发动技能。"
+    end = [line.text for line in session.take_lines() if line.to == "all"]
+    assert session.over and end and end[0].startswith("游戏结束")
