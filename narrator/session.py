@@ -41,7 +41,7 @@ from narrator.engine.rules import Setup
 from narrator.engine.state import State
 from narrator.hostwords import NotUnderstood, parse, rules_request
 from narrator.journal import Chain, Header, JournalError, JournalStore, load
-from narrator.judge.host_words import ACKNOWLEDGEMENT
+from narrator.judge.host_words import ACKNOWLEDGEMENT, questions
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
 from narrator.judge.rules_talk import rules_lines
@@ -258,7 +258,7 @@ class Session:
             self._wait = None
             return True
         if table:
-            words = max(line.words for line in table)
+            words = questions(what, max(line.words for line in table))
             self._wait = [words, words if isinstance(what, Prompt) else 0] if words else None
         elif isinstance(what, Prompt) and wait is not None:
             wait[1] += 1
