@@ -115,14 +115,16 @@ def audit(preset: str, rules: dict[str, object], seed: int) -> tuple[int, int, l
     host = AutoHost(Deal.shuffle(setup, rng), rng)
     table = Table(session)
     secrets = secret_words(session)
-    tried = at_ack = 0
+    tried = at_ack = acks = 0
     for _ in range(600):
         prompt = session.prompt
         if prompt is None:
             break
         session.take_lines()
         answer = host.answer(session.game, prompt)
-        script = wrong_words(session, prompt, rng)
+        acks += prompt.kind == ACK
+        # Every prompt gets the wrong words; of the 过s (alike everywhere), every third: the audit stays quick.
+        script = [] if prompt.kind == ACK and acks % 3 else wrong_words(session, prompt, rng)
         tried += len(script)
         at_ack += len(script) if prompt.kind == ACK else 0
         script += [words(answer), "对"]  # read_back="always": every answer is read back and needs 对
