@@ -19,10 +19,11 @@ the table heard nothing yet — then the question again. A store opened read-onl
 only read: resuming never changes it.
 
 With `acks` on (the live loop and the scenario runner: whoever times the lines for a table), a table line
-whose host words (`Line.words`) were not all asked before the next table line is followed by the host's
-acknowledgement (`host_words.ACKNOWLEDGEMENT`: "请说过"): `prompt` is that question, `submit(过)` takes it,
-and the lines after it come with the next `take_lines()`. It carries no game fact, so it is not journaled:
-a resume says the lines since the last said mark again and asks it again where it falls.
+whose host words' questions (`Line.words`, less its gestures: `host_words.questions`) were not all asked
+before the next table line is followed by the host's acknowledgement (`host_words.ACKNOWLEDGEMENT`:
+"请说过。"): `prompt` is that question, `submit("过")` takes it, and the lines after it come with the next
+`take_lines()`. It carries no game fact, so it is not journaled: a resume says the lines since the last
+said mark again and asks every 过 owed since then again.
 """
 
 from __future__ import annotations
