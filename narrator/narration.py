@@ -4,7 +4,8 @@ The same pieces serve `narrator render`, the demo's files and `demo --play`: the
 lines in order; at each prompt the lines said so far go to the Conductor (narrator/audio/conductor.py),
 which places them on the table and host channels; the judge waits until they have been heard, and a
 scripted host answers a moment later (class `host_answer`, drawn from a stream of its own for each prompt:
-the n-th prompt of its kind in a night or day, so an extra prompt in one game moves no other answer). Offline the clock
+the n-th prompt of its kind in a night or day, so an extra prompt in one game moves no other answer; the
+过 the Session asks where a step asks nothing, `host.pass`, is answered so too). Offline the clock
 is a FakeClock and a Tape writes the WAVs as it goes; live it is the real clock and the Player's streams.
 """
 

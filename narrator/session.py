@@ -17,10 +17,18 @@ calls it after each batch of lines has left the speaker). `Session.resume(store)
 answers, checked, and the next `take_lines()` gives every line after the last mark — the opening too, when
 the table heard nothing yet — then the question again. A store opened read-only (`games`, `recap`) is
 only read: resuming never changes it.
+
+With `acks` on (the live loop and the scenario runner: whoever times the lines for a table), a table line
+whose host words' questions (`Line.words`, less its gestures: `host_words.questions`) were not all asked
+before the next table line is followed by the host's acknowledgement (`host_words.ACKNOWLEDGEMENT`:
+"请说过。"): `prompt` is that question, `submit("过")` takes it, and the lines after it come with the next
+`take_lines()`. It carries no game fact, so it is not journaled: a resume says the lines since the last
+said mark again and asks every 过 owed since then again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -34,6 +42,7 @@ from narrator.engine.rules import Setup
 from narrator.engine.state import State
 from narrator.hostwords import NotUnderstood, parse, rules_request
 from narrator.journal import Chain, Header, JournalError, JournalStore, load
+from narrator.judge.host_words import ACKNOWLEDGEMENT, questions
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
 from narrator.judge.rules_talk import rules_lines
@@ -81,6 +90,7 @@ class Status:
     termination: ev.Termination | None
 
 
+_Group = tuple[ev.Event | Prompt, tuple[Line, ...]]
 _Asked = tuple[int, int, Prompt]
 """A prompt answered before its lines were taken: its answer's index, the journal length when it was asked,
 the prompt."""
@@ -117,6 +127,8 @@ class Session:
         self._chain = Chain()
         self.warnings: list[str] = []
         """What loading the journal had to say (a torn last line dropped, an old format)."""
+        self.acks = False
+        """Ask the host for 过 where a table line's words were not all asked (the module docstring)."""
 
     def _start(self, game: Game) -> None:
         self.game = game
@@ -125,6 +137,9 @@ class Session:
         self._asked: list[_Asked] = []
         self._said = False  # the current prompt's lines were taken
         self._marked = -1  # the answer count of the last said mark written by this process
+        self._ack: Prompt | None = None  # the acknowledgement asked now
+        self._held: list[_Group] = []  # lines taken from the game, said after the acknowledgement
+        self._wait: list[int] | None = None  # the last table line's words, and how many were asked since
 
     @classmethod
     def resume(cls, store: JournalStore) -> Session:
@@ -156,6 +171,7 @@ class Session:
     def _catch_up(self, game: Game) -> None:
         """Continue from `game` as if every line up to its prompt had been said."""
         self._start(game)
+        self._follow_heard(game, len(game.answers), True)
         self._shadow = State.fold(game.journal)
         self._seen = len(game.journal)
 
@@ -164,6 +180,7 @@ class Session:
         (and that question too, when `question_heard`; n = -1: nothing, not even the opening): the lines
         after it are still to be taken, each answered prompt's lines in its place."""
         self._start(game)
+        self._follow_heard(game, n, question_heard)
         at = Game.replay(self.setup, self.seed, game.answers[: max(n, 0)])
         self._seen = len(at.journal) if n >= 0 else 0
         self._shadow = State.fold(game.journal[: self._seen])
@@ -177,11 +194,16 @@ class Session:
 
     @property
     def prompt(self) -> Prompt | None:
-        return self.game.prompt
+        """The question now: the game's, or the host's acknowledgement before it (`acks`)."""
+        return self._ack or self.game.prompt
 
     @property
     def over(self) -> bool:
-        return self.game.prompt is None
+        """Nothing is asked any more: the game asks nothing and, with `acks`, no 过 is due before its last
+        lines (they are all taken, or none follows a line with words)."""
+        if self.prompt is not None:
+            return False
+        return not self.acks or (not self._held and self._seen >= len(self.game.journal))
 
     @property
     def winner(self) -> Camp | None:
@@ -207,9 +229,65 @@ class Session:
         (against the state as it stood then), then the prompt's lines, prompt after prompt."""
         return [line for _, lines in self.take() for line in lines]
 
-    def take(self) -> list[tuple[ev.Event | Prompt, tuple[Line, ...]]]:
+    def take(self) -> list[_Group]:
         """Like take_lines, with what each group of lines says: an event, or a prompt (empty lines dropped)."""
-        out: list[tuple[ev.Event | Prompt, tuple[Line, ...]]] = []
+        out = self._take()
+        if not self.acks:
+            return out
+        self._held += out
+        return self._release()
+
+    def _release(self) -> list[_Group]:
+        """The held groups up to the next acknowledgement due (`acks`): before a table line, when the last
+        table line's host words were not all asked since. A prompt whose own table line has words (a vote's
+        call) stands for all of them."""
+        out: list[_Group] = []
+        while self._held and self._ack is None:
+            if self._ack_due(*self._held[0]):
+                self._ack = ACKNOWLEDGEMENT
+                out.append((self._ack, _said(self.judge.prompt_lines(self._ack, self.game.state))))
+                break
+            out.append(self._held.pop(0))
+        return out
+
+    def _ack_due(self, what: ev.Event | Prompt, lines: tuple[Line, ...]) -> bool:
+        """Follow the last table line's words through one group of lines said next: True (the wait closed)
+        when the host's 过 is due before them."""
+        table = [line for line in lines if line.to == "all"]
+        wait = self._wait
+        if table and wait is not None and wait[1] < wait[0]:
+            self._wait = None
+            return True
+        if table:
+            words = questions(what, max(line.words for line in table))
+            self._wait = [words, words if isinstance(what, Prompt) else 0] if words else None
+        elif isinstance(what, Prompt) and wait is not None:
+            wait[1] += 1
+        return False
+
+    def _follow_heard(self, game: Game, n: int, question_heard: bool) -> None:
+        """Resume: follow the words of the table lines the table heard before the mark (`_replay_unheard`'s
+        n and question_heard), so a 过 the host owes after the mark is asked again."""
+        for what, lines in self._heard_groups(game, n, question_heard):
+            if self._ack_due(what, lines):  # a 过 asked (and answered) before the mark
+                self._ack_due(what, lines)
+
+    def _heard_groups(self, game: Game, n: int, question_heard: bool) -> Iterator[_Group]:
+        at, shadow, seen = Game(self.setup, self.seed), State(), 0
+        for k in range(n + 1):
+            for event in at.journal[seen:]:
+                shadow.apply(event)
+                yield event, _said(self.judge.event_lines(event, shadow))
+            seen = len(at.journal)
+            prompt = at.prompt
+            if prompt is None or (k == n and not question_heard):
+                return
+            yield prompt, _said(self.judge.prompt_lines(prompt, shadow))
+            if k < n:
+                at.answer(game.answers[k][1])
+
+    def _take(self) -> list[_Group]:
+        out: list[_Group] = []
         prompt_lines = self.judge.prompt_lines
         if self._shadow is None:
             self._shadow = State()
@@ -228,12 +306,12 @@ class Session:
     def repeat_lines(self) -> list[Line]:
         """The current prompt's lines once more (重复, or after a refusal); [] once the game is over. Lines
         not yet taken stay for take_lines()."""
-        prompt = self.game.prompt
+        prompt = self.prompt
         if prompt is None:
             return []
         return list(_said(self.judge.prompt_lines(prompt, self.game.state)))
 
-    def _events_until(self, end: int, shadow: State, out: list[tuple[ev.Event | Prompt, tuple[Line, ...]]]) -> None:
+    def _events_until(self, end: int, shadow: State, out: list[_Group]) -> None:
         journal, lines = self.game.journal, self.judge.event_lines
         for i in range(self._seen, end):
             event = journal[i]
@@ -259,6 +337,8 @@ class Session:
     def submit(self, answer: str | Answer) -> Submitted:
         """Answer the prompt now: the host's words (parsed with hostwords for this prompt) or an Answer.
         An accepted answer is in the journal store before this returns."""
+        if self._ack is not None:
+            return self._acknowledge(self._ack, answer)
         game = self.game
         prompt = game.prompt
         if isinstance(answer, str):
@@ -286,6 +366,19 @@ class Session:
             self._asked.append((index, at, prompt))
         self._said = False
         return result
+
+    def _acknowledge(self, ack: Prompt, answer: str | Answer) -> Submitted:
+        """The host's 过 to the acknowledgement: nothing changes in the game, nothing is journaled."""
+        if isinstance(answer, str):
+            try:
+                answer = parse(answer, ack.accepts)
+            except NotUnderstood as exc:
+                return self._refused(ack, exc.refusal, False)
+        refusal = ack.refuse(answer)
+        if refusal is not None:
+            return self._refused(ack, refusal, True)
+        self._ack = None
+        return Accepted(())
 
     def _refused(self, prompt: Prompt | None, refusal: Refusal, understood: bool) -> Refused:
         return Refused("" if prompt is None else prompt.kind, refusal, self.refusal_line(prompt, refusal),
@@ -350,7 +443,8 @@ class Session:
         that a resume says only what comes after. Nothing to mark once the game is over, before its lines
         were taken, or in a format 1 journal."""
         n = len(self.game.answers)
-        if self.store is None or self.over or not self._said or self._asked or self._chain.format < 2:
+        if self.store is None or self.over or not self._said or self._asked or self._held or \
+                self._chain.format < 2:
             return
         if self._marked != n:
             self._write(self.store, self._chain.said(n))
@@ -367,6 +461,7 @@ class Session:
         self.game = self.game.undo()
         self._said = False
         self._marked = -1
+        self._ack, self._held, self._wait = None, [], None  # the re-asked prompt asks its words again
         if self._seen > len(self.game.journal):  # lines after the cut were said: the state goes back too
             self._shadow, self._seen = State.fold(self.game.journal), len(self.game.journal)
 

@@ -24,6 +24,7 @@ from narrator.audio import SAMPLE_RATE
 from narrator.audio.conductor import Conductor
 from narrator.clock import FakeClock
 from narrator.judge.lines import Line
+from narrator.judge.script import Script
 from narrator.narration import conduct
 from narrator.sim.scenario import Scenario
 
@@ -44,6 +45,7 @@ DAY_PAIRS = [
     ("lovers_vote_refused", "lovers_vote_plain"),
 ]
 
+ACK_LINE = Script("zh-Hans").line("prompts", "host.pass").text
 ALL_PAIRS = [(NIGHTS, a, b) for a, b in NIGHT_PAIRS] + [(DAYS, a, b) for a, b in DAY_PAIRS]
 
 
@@ -60,13 +62,13 @@ def timed(path: Path, host_s: float) -> Timed:
     return timed_with(voice, path, host_s)
 
 
-def timed_with(said: Callable[[Line], np.ndarray], path: Path, host_s: float | Callable[[str], float],
+def timed_with(said: Callable[[Line], np.ndarray], path: Path, host_s: float | Callable[[str, str], float],
                lang: str = "zh-Hans") -> Timed:
     """The table's lines (start s, text, phase) and the host's texts, the host answering after `host_s`
-    (or after `host_s(phase)` s: a host whose speed changes during the game)."""
+    (or after `host_s(phase, kind)` s: a host whose speed changes during the game, or with the question)."""
     conductor = Conductor(None, FakeClock(), said, seed=3)
-    speed = host_s if callable(host_s) else (lambda phase: host_s)
-    output = conduct(Scenario.load(path), conductor, lang, answer_s=lambda kind: speed(conductor.phase))
+    speed = host_s if callable(host_s) else (lambda phase, kind: host_s)
+    output = conduct(Scenario.load(path), conductor, lang, answer_s=lambda kind: speed(conductor.phase, kind))
     assert output.code == 0, output.message
     conductor.settle()
     table = tuple((p.start_s, p.line.text, p.phase) for p in conductor.timeline if p.line.to == "all")
@@ -162,7 +164,7 @@ def test_past_the_bound_every_step_says_please_wait_alike(folder: Path, a: str, 
     # first step, before the host was ever timed, may say it: in every game alike)
 
 
-def slower_from_day_1(phase: str) -> float:
+def slower_from_day_1(phase: str, kind: str) -> float:
     """A host who answers after 2 s on the first night, and after 6 s from the first day on: slower than ever
     before, first at a secret question in one game of each pair."""
     return 2.0 if phase in ("pregame", "night1") else 6.0
@@ -179,3 +181,43 @@ def test_a_host_who_gets_slower_tells_nothing(folder: Path, a: str, b: str) -> N
             assert_same(x, y, f"night {n}, a host slower from day 1")
     else:
         assert_same([(t, text) for t, text, _ in ta], [(t, text) for t, text, _ in tb], "a host slower from day 1")
+
+
+SLOW_AT_SECRETS_S = 50.0
+"""s. Past the bound (20 s), and far slower than the host's measured time."""
+SECRET_PAIRS = [(NIGHTS, a, b) for a, b in (("reference", "witch_dead"), ("reference", "witch_saves"),
+                                            ("reference", "no_kill"), ("reference", "seer_dead"),
+                                            ("guard_reference", "guard_dead"),
+                                            ("classic_thief_plays", "classic_thief_buried"),
+                                            ("classic_thief_plays", "classic_witch_buried"))] + \
+               [(DAYS, a, b) for a, b in (("idiot_exiled", "villager_exiled"), ("hunter_bitten", "villager_bitten"),
+                                          ("white_wolf_king_explodes", "wolf_explodes"))]
+
+
+def slow_at_secrets(slow_s: float) -> Callable[[str, str], float]:
+    """A host quick (2 s) at what he reads off the table — the wolves', the identifications, the thief's
+    buried cards — and `slow_s` at every decision he waits for: the witch's, the seer's, the guard's, a
+    shot, a flip, and the 过 of a step that asks him nothing (he takes his time there as well)."""
+    def host(phase: str, kind: str) -> float:
+        quick = kind.startswith("wolves.") or kind.endswith(".identify") or kind == "thief.cards"
+        return 2.0 if quick else slow_s
+
+    return host
+
+
+@pytest.mark.parametrize(("folder", "a", "b"), SECRET_PAIRS, ids=[f"{a}-vs-{b}" for _, a, b in SECRET_PAIRS])
+def test_a_host_slow_at_secret_questions_tells_nothing(folder: Path, a: str, b: str) -> None:
+    """The host's time at a secret question is not his measured one (the wolves'): past the bound, the table
+    hears "请稍等" and waits for his word. A dead, buried or powerless role's step asks him to say 过 at the
+    same place (narrator/judge/host_words.py), so the table waits for his word there too: the same lines,
+    "请稍等" included, at the same moments."""
+    (ta, ha), (tb, hb) = (timed_with(voice, folder / f"{x}.yaml", slow_at_secrets(SLOW_AT_SECRETS_S)) for x in (a, b))
+    if folder is NIGHTS:
+        xs, ys = nights(ta), nights(tb)
+    else:
+        xs, ys = [[(t, text) for t, text, _ in ta]], [[(t, text) for t, text, _ in tb]]
+    for n, (x, y) in enumerate(zip(xs, ys, strict=True), start=1):
+        assert_same(x, y, f"{'night ' + str(n) if folder is NIGHTS else 'the game'}, a host slow at secret questions")
+    waits = [sum(text == "请稍等。" for part in table for _, text in part) for table in (xs, ys)]
+    assert waits[0] == waits[1] >= 3, "the table heard it where the host was slow, in both games"
+    assert ha != hb and ACK_LINE in hb  # the game where a step asks nothing asked him for 过 there

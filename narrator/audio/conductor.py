@@ -24,10 +24,18 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   least `floor_s`, at most `most_s`), so no secret question moves it. So a slow host slows every such
   step alike, alive, dead or absent, and a host who answers within his measured time never moves the
   table. A reminder at the table (the line again, "请回答") keeps the wait open.
+- **His own time at each word**: every host question after such a line is timed too (from `ready()` to
+  the next line that is no reminder, the time he spent hearing a reminder left out; a question asked again
+  after a refusal once), and a word's wait is `word_s` plus the longer of the measured time and his own
+  there — a word nobody asked counts the measured time. A dead, buried or powerless role's step asks him
+  for 过 at the same place (the Session's acknowledgement, narrator/judge/host_words.py), so the table's
+  next line waits for his word there exactly as for a living role's answer, at whatever moment it would
+  come, and never before he gave it (his own lines fit in `word_s`).
 - **The bound and "请稍等"** (`please_wait`): the table waits in silence for at most
   `words × (word_s + bound_s)` (with his measured time if that is shorter). When its next line is not due
   by then — the host's measured time is past the bound (then at every such step, asked or not), or he is
-  slower now than at the wolves' questions — the table hears `please_wait` at that moment, once, then
+  slower now than at the wolves' questions (at a decision or a 过 alike) — the table hears `please_wait`
+  at that moment, once, then
   its next line when it is due and said. `wake()` says it when due (the live loop calls it while it
   listens; `wait_until` does offline).
 
@@ -53,7 +61,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -104,10 +112,15 @@ def _f(seconds: float) -> int:
     return round(seconds * SR)
 
 
+def _same(line: Line, other: Line | _Wait) -> bool:
+    """The same line said again (a reminder)."""
+    return (line.key, line.text) == (other.key, other.text)
+
+
 @dataclass(slots=True)
 class _Wait:
-    """A table line's wait for the host's words: the line's end and hold's end (frames), its words, and
-    whether the table has heard "请稍等" since (`told`)."""
+    """A table line's wait for the host's words: the line's end and hold's end (frames), its words, whether
+    the table has heard "请稍等" since (`told`), and the host's answers since (`took`)."""
 
     said: int
     end: int
@@ -116,14 +129,23 @@ class _Wait:
     text: str
     """The line's key and text: the same line said again is a reminder."""
     told: bool = False
+    took: list[float] = field(default_factory=list)
+    """s the host took to answer each host question since the line (rounded up to `step_s`), secret or not,
+    an acknowledgement's 过 included."""
+    asked: set[tuple[str, str]] = field(default_factory=set)
+    """The questions timed since the line (key, text): one asked again after a refusal is not timed again."""
 
     def due(self, words: HostWords, answer_s: float) -> int:
-        """Frame from which the next table line may start."""
-        return max(self.end, self.said + self.words * _f(words.word_s + answer_s))
+        """Frame from which the next table line may start: per word `word_s` and the host's answer time — his
+        measured one, or his own at that word's question when it was slower; a word not asked (yet) counts
+        the measured time."""
+        host = sum(max(answer_s, took) for took in self.took) + max(0, self.words - len(self.took)) * answer_s
+        return max(self.end, self.said + _f(self.words * words.word_s + host))
 
     def late(self, words: HostWords, answer_s: float) -> int:
-        """The bound: past it the table hears "请稍等" (the answer time counted at most `bound_s`)."""
-        return self.due(words, min(answer_s, words.bound_s))
+        """The bound: past it the table hears "请稍等" (the answer time counted at most `bound_s`, whatever
+        the host took since)."""
+        return max(self.end, self.said + self.words * _f(words.word_s + min(answer_s, words.bound_s)))
 
 
 class Conductor:
@@ -161,7 +183,8 @@ class Conductor:
         """s. The host's answer time: the longest measured so far, rounded up to a step, within its bounds."""
         self.please_wait: Line | None = None
         """The table's neutral line past the bound ("请稍等"); None: the table waits in silence."""
-        self._asked_at: float | None = None  # when a public host question was heard (ready()), awaiting his word
+        self._asked_at: float | None = None  # when a host question was heard (ready()), awaiting his word
+        self._question: Line | None = None  # that question
         self._timed = False  # the host's answer was measured since the last table line
         self._word: _Wait | None = None  # the last table line's wait for the host's words
         self._wait_pacer = Pacer(sub_seed(seed, "table.please_wait"), self.table)
@@ -209,7 +232,15 @@ class Conductor:
 
     def say(self, lines: Iterable[Line]) -> list[Placed]:
         """Place `lines` in the judge's order (public and host mixed) and return at once."""
-        placed = [self._place(line) for line in lines if line.text]
+        placed = []
+        for line in lines:
+            if not line.text:
+                continue
+            again = self._asked_at is not None and self._again(line)
+            p = self._place(line)
+            if again and self._asked_at is not None:  # his answer time does not count hearing it again
+                self._asked_at += max(0.0, p.said_s - self.now_s())
+            placed.append(p)
         self.pump()
         return placed
 
@@ -230,7 +261,7 @@ class Conductor:
     def _reminds(line: Line, word: _Wait) -> bool:
         """A reminder to a slow host at a public prompt (its question again, "请回答"): said when it is due,
         and the line's wait for the host's words goes on (the table's next line is as late as without it)."""
-        return line.key == "listening.remind" or (line.key, line.text) == (word.key, word.text)
+        return line.key == "listening.remind" or _same(line, word)
 
     def _put(self, line: Line, ch: str, wait_at: int | None = None, aside: bool = False) -> Placed:
         """Place one line; `wait_at`: the table's "请稍等", at that frame (or later), and `aside`: a reminder —
@@ -301,23 +332,40 @@ class Conductor:
         self._put(self.please_wait, "all", wait_at=self._late(word))
 
     def _asked(self) -> None:
-        """ready(): the host has heard a public question (the last line said: `public_ask`) and may answer now;
-        his answer is measured once per table line (not a question asked again after a refusal)."""
-        last = self.timeline[-1] if self.timeline else None
-        if self.host_words is None or last is None or not last.line.public_ask or self._timed:
-            return
-        if self._asked_at is None:  # not again when he hears the question again (a reminder)
-            self._asked_at = self.now_s()
+        """ready(): the host has heard a question (the last line said) and may answer now. A public one
+        (`public_ask`) is timed once per table line (not when asked again after a refusal) for his measured
+        answer time; every host question after a table line with words is timed for that line's wait."""
+        last = self.timeline[-1].line if self.timeline else None
+        if self.host_words is None or last is None or self._asked_at is not None:
+            return  # not again when he hears the question again (a reminder)
+        word = self._word
+        waited = word is not None and last.to == "host" and last.key.startswith("prompts.") and \
+            not _same(last, word) and (last.key, last.text) not in word.asked
+        if (last.public_ask and not self._timed) or waited:
+            self._asked_at, self._question = self.now_s(), last
 
     def _answered(self, line: Line) -> None:
-        """A line is said after the host's public question: his answer took this long (a reminder — the
-        question again, "请回答" — is no answer)."""
-        words, asked = self.host_words, self._asked_at
-        if words is None or asked is None or line.key.startswith("listening.") or line.public_ask:
+        """A line is said after the host's question: his answer took this long (a reminder — the question
+        again, the table's line again, "请回答" — is no answer)."""
+        words, asked, question = self.host_words, self._asked_at, self._question
+        if words is None or asked is None or question is None or self._again(line):
             return
-        self._asked_at, self._timed = None, True
+        self._asked_at = self._question = None
         took = min(words.most_s, words.step_s * math.ceil((self.now_s() - asked) / words.step_s - 1e-6))
-        self.answer_s = max(self.answer_s, took)
+        if question.public_ask and not self._timed:
+            self._timed = True
+            self.answer_s = max(self.answer_s, took)
+        word = self._word
+        if word is not None and question.to == "host" and question.key.startswith("prompts.") and \
+                (question.key, question.text) not in word.asked:
+            word.asked.add((question.key, question.text))
+            word.took.append(took)
+
+    def _again(self, line: Line) -> bool:
+        """A reminder while the host's answer is timed: "请回答", the question again, the table's line again."""
+        question, word = self._question, self._word
+        return line.key == "listening.remind" or (question is not None and _same(line, question)) or \
+            (word is not None and _same(line, word))
 
     def _cue_frames(self, cue: str | None) -> int:
         if self.mixer is not None or cue is None:

@@ -15,6 +15,16 @@ comes at the same time whether a ballot was refused or not.
 The host's answer time itself is measured only where every game asks him alike (`public_ask`: the wolves'
 questions, the thief's buried cards, and on night 1 every identification when no card lies face down; marked
 `Line.public_ask`), so no secret question, however slowly answered, moves a later wait.
+
+And the host is asked something after every such line. Where the host questions after a table line number
+fewer than its words' questions (`questions`: a gesture, as the hunter's shot status, asks nothing) — a
+dead, buried or powerless role's step, a villager exiled in a deck with an idiot — the Session asks the
+host, on the earpiece, right before the next table line, to say 过 (`ACKNOWLEDGEMENT`, kind `ACK`:
+"请说过。", short, so that a step's host lines and it fit in `word_s`), so the table's next line waits for
+the host's own word there as it waits for a living role's decision, however slowly he says it
+(narrator/audio/conductor.py). It stands for one word, the step's decision; the words still missing (a
+buried card's identification) count the host's measured answer time, as a living role's quick
+identification does.
 """
 
 from __future__ import annotations
@@ -22,6 +32,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from narrator.engine import events as ev
+from narrator.engine.answers import Pass
+from narrator.engine.night import STEPS
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import PACK_IDENTIFIED, Role
 from narrator.engine.rules import STEP_CARD
@@ -47,6 +59,20 @@ def host_words(event: ev.Event, state: State) -> int:
     return 0
 
 
+GESTURE_STEPS = frozenset({"lovers", "charmed", "hunter", "gravekeeper", "black_wolf_king"})
+"""Night steps whose role is shown something or sees someone and is never asked (the hunter's shot status,
+the 守墓人's verdict): the step's word is the host's gesture, which no 过 stands in for."""
+
+
+def questions(event: ev.Event | Prompt, words: int) -> int:
+    """Of a table line's host `words`, those living roles' questions would take (the rest are gestures): a
+    step that only shows its role something (`GESTURE_STEPS`, or a night-1 wake that only identifies) asks
+    no action. Where fewer were asked, the Session asks the host for 过."""
+    if isinstance(event, ev.StepOpened) and (event.step in GESTURE_STEPS or STEPS.get(event.step) is None):
+        return max(0, words - 1)
+    return words
+
+
 PUBLIC_ASKS = frozenset({"thief.cards", "wolves.identify", "wolves.kill"})
 """Host questions every game asks alike where they are asked: the two cards under a thief's deck (buried or
 not), the wolves (always dealt, alive while the game goes on)."""
@@ -69,6 +95,15 @@ def mark_prompt(lines: list[Line], prompt: Prompt, state: State) -> list[Line]:
         elif line.to == "host" and public_ask(prompt, state):
             out[i] = replace(line, public_ask=True)
     return out
+
+
+ACK = "host.pass"
+"""The acknowledgement's prompt kind: the host says 过 for the words nobody was asked."""
+
+
+ACKNOWLEDGEMENT = Prompt(ACK, frozenset({Pass}), secret=True)
+"""The host question asked where a table line's words were not all asked: 过, on the earpiece. It carries no
+game fact, so it is neither an engine prompt nor journaled (`Session.acks`)."""
 
 
 def public_ask(prompt: Prompt, state: State) -> bool:

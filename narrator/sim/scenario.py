@@ -10,7 +10,9 @@
     expect: {winner: good, deaths: {night1: [], day1: [7]}}
 
 Identification prompts, the thief's face-down cards, speeches and last words are answered from the deal
-("过") unless the next answer names that kind. docs/scenarios.md documents every kind and expectation.
+("过") unless the next answer names that kind; the host's acknowledgement where a step asks him nothing
+(`host.pass`, narrator/judge/host_words.py) is always answered "过" by the runner, never by the file.
+docs/scenarios.md documents every kind and expectation.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from narrator.engine.game import Game
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Role, role_named
 from narrator.engine.rules import Setup, SetupError
+from narrator.judge.host_words import ACK
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
 from narrator.judge.script import Script
@@ -210,6 +213,7 @@ class Run:
     def execute(self) -> Output:
         sc = self.scenario
         session = self.session = Session(sc.setup, sc.seed, lang=self.lang)
+        session.acks = True  # the simulated host says 过 where a step asks him nothing, as a live host does
         host = AutoHost(sc.deal, random.Random(sc.seed))
         queue = iter(sc.answers)
         pending = next(queue, None)
@@ -221,7 +225,8 @@ class Run:
                 break
             if self.on_wait:
                 self.on_wait(prompt.kind)
-            if pending is not None and pending[0] == "rules":  # J1: a rules question, at any prompt
+            # The host's 过 where a step asks him nothing (ACK) is no game fact, never in the file: answered below.
+            if pending is not None and pending[0] == "rules" and prompt.kind != ACK:  # J1: at any prompt
                 _, words, extra = pending
                 pending = next(queue, None)
                 self.answer_no, number = number, number + 1
@@ -282,6 +287,8 @@ class Run:
         return None
 
     def auto_answer(self, host: AutoHost, prompt: Prompt) -> Answer | None:
+        if prompt.kind == ACK:
+            return Pass()
         if prompt.kind.endswith(".identify") and prompt.role is not None:
             return host.identify(prompt.role)
         if prompt.kind == "thief.cards":

@@ -3,8 +3,11 @@
 Random deals and random legal answers (the AutoHost) through the Session, timed by the Conductor on a
 FakeClock with the same pacing seed, the host answering after a random 0.2–4 s, or always after 15 s (a
 slow host: every step waits for his words, asked or not), or 30 s (past the bound: "请稍等" at every step
-that waits for him): whatever happened and whoever was alive, night
-n's table lines start at the same moments after 天黑请闭眼 in every game that reached its dawn.
+that waits for him), or after 2 s at the wolves', the identifications and the buried cards but 50 s at
+every decision (slower at secrets than his measured time, past the bound) — and at the 过 a step that asks
+nothing asks for, as long as at the question it stands for there (the wolves' kill when the 梦魇 feared a
+wolf, a buried card's identification, a dead role's decision): whatever happened and whoever was alive,
+night n's table lines start at the same moments after 天黑请闭眼 in every game that reached its dawn.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import pytest
 from narrator.audio import SAMPLE_RATE
 from narrator.audio.conductor import Conductor
 from narrator.clock import FakeClock
+from narrator.engine.night import STEPS
+from narrator.judge.host_words import ACK
 from narrator.judge.lines import Line
 from narrator.judge.script import Script
 from narrator.presets import make_setup
@@ -32,13 +37,30 @@ def voice(line: Line) -> np.ndarray:
     return np.zeros(round(0.2 * SAMPLE_RATE * len(line.text)), np.float32)
 
 
+SLOW_AT_DECISIONS = -1.0
+"""host_s: 2 s where he reads off the table, 50 s at every decision and 过."""
+
+
+def answer_time(host_s: float | None, kind: str, rng: random.Random, step: str) -> float:
+    """The host's time at a question of `kind`, at the night step `step` ("" by day)."""
+    if host_s == SLOW_AT_DECISIONS:
+        quick = kind.startswith("wolves.") or kind.endswith(".identify") or kind == "thief.cards"
+        if kind == ACK:  # what it stands for: the wolves' kill, or an identification (a wake that only identifies)
+            quick = step == "wolves" or (step in STEPS and STEPS[step] is None)
+        return 2.0 if quick else 50.0
+    took = rng.uniform(0.2, 4.0)  # the host looks, thinks, answers
+    return took if host_s is None else host_s
+
+
 def nights_of(preset: str, game_seed: int, host_s: float | None = None) -> dict[int, list[tuple[float, str]]]:
     setup = make_setup(preset)
     rng = random.Random(game_seed)
     session = Session(setup, game_seed)
+    session.acks = True  # the host says 过 where a step asks him nothing, as live
     host = AutoHost(Deal.shuffle(setup, rng), rng)
     c = Conductor(None, FakeClock(), voice, seed=2024)  # the same pacing seed for every game
     c.please_wait = Script().line("events", "please_wait")  # past the bound
+    seen, step = 0, ""
     for _ in range(3000):
         c.say(session.take_lines())
         if session.over:
@@ -46,8 +68,11 @@ def nights_of(preset: str, game_seed: int, host_s: float | None = None) -> dict[
         prompt = session.prompt
         assert prompt is not None
         c.ready()
-        took = rng.uniform(0.2, 4.0)  # the host looks, thinks, answers
-        c.wait_until(c.now_s() + (took if host_s is None else host_s))
+        for placed in c.timeline[seen:]:  # the step the host is at: the last table line's
+            if placed.line.to == "all" and placed.line.key != "events.please_wait":
+                step = placed.line.key.split(".")[1] if placed.line.key.startswith("steps.") else ""
+        seen = len(c.timeline)
+        c.wait_until(c.now_s() + answer_time(host_s, prompt.kind, rng, step))
         result = session.submit(host.answer(session.game, prompt))
         assert not hasattr(result, "refusal"), result
     c.settle()
@@ -64,7 +89,8 @@ def nights_of(preset: str, game_seed: int, host_s: float | None = None) -> dict[
     return {n: lines for n, lines in nights.items() if lines[0][0] == 0.0 and lines[-1][1].startswith("天亮了")}
 
 
-@pytest.mark.parametrize("host_s", [None, 15.0, 30.0], ids=["host0.2-4s", "host15s", "host30s"])
+@pytest.mark.parametrize("host_s", [None, 15.0, 30.0, SLOW_AT_DECISIONS],
+                         ids=["host0.2-4s", "host15s", "host30s", "host2s-at-the-wolves-50s-at-decisions"])
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_night_of_random_games_sounds_the_same(preset: str, host_s: float | None) -> None:
     seen: dict[int, list[tuple[float, str]]] = {}

@@ -7,6 +7,10 @@ time; after the witch's questions (`Line.words`) the table waits for his words i
 table's sink ("room") is recorded: every table line starts at the same moment after 天黑请闭眼 in both
 takes, and that moment is later than the holds alone would make it (the host's speed shows, the witch
 does not).
+
+And a host quick at the wolves' (0.5 s) but slow at the witch's questions (4.5 s, past the bound): with
+the witch dead the earpiece asks him for 过 at each of her questions (narrator/judge/host_words.py) and he
+takes as long; the table hears "请稍等" and waits for his word in both takes alike.
 """
 
 from __future__ import annotations
@@ -39,35 +43,47 @@ DAWN = Line("天亮了。", key="day_broke", pause="long", bed="day")
 KILL_Q = Line("狼人刀了谁？", to="host", key="prompts.wolves.kill", public_ask=True)
 SAVE_Q = Line("女巫救不救？", to="host", key="prompts.witch.save")
 POISON_Q = Line("女巫毒谁？", to="host", key="prompts.witch.poison")
-TABLE = (NIGHT, WOLVES, OPEN, SAVE, POISON, CLOSE, DAWN)
+PASS_Q = Line("请说过。", to="host", key="prompts.host.pass")
+WAIT = Line("请稍等。", key="events.please_wait", pause="short")
+TABLE = (NIGHT, WOLVES, OPEN, SAVE, POISON, CLOSE, DAWN, WAIT)
+SECRETS_S, WOLVES_S = 4.5, 0.5
+"""s. The host slow at secrets: off the step boundaries (`step_s`), so a few ms of the machine's do not
+round his time to another step."""
+SECRET_WORDS = HostWords(word_s=1.5, floor_s=1.0, step_s=1.0, bound_s=2.0)
 
 
 def voice(line: Line) -> np.ndarray:
     return host_tone(0.9) if line.to == "host" else voiced_burst(0.5 + 0.05 * TABLE.index(line))
 
 
-def answer(c: Conductor) -> None:
+def answer(c: Conductor, after_s: float = HOST_S) -> None:
     """The slow host hears his question, then answers."""
     c.ready()
-    c.wait_until(c.now_s() + HOST_S)
+    c.wait_until(c.now_s() + after_s)
 
 
-def take(witch_alive: bool) -> np.ndarray:
-    """Play the night and record the table's sink (again if the machine starved the output)."""
+def take(witch_alive: bool, slow_at_secrets: bool = False) -> np.ndarray:
+    """Play the night and record the table's sink (again if the machine starved the output); the host
+    answers every question after 6 s, or (`slow_at_secrets`) the wolves' after 0.5 s and the witch's — her
+    questions, or 过 when she is dead — after 4.5 s."""
+    secret_s = SECRETS_S if slow_at_secrets else HOST_S
+    dead = [PASS_Q] if slow_at_secrets else []
     room = OutputConfig(device="pulse", pulse_sink="room", blocksize=480, latency=0.1)
     host = OutputConfig(device="pulse", pulse_sink="host", blocksize=480, latency=0.1)
     for _ in range(3):
         recorder = MonitorRecorder("room.monitor")
         with Player(Mixer(silent_beds()), room, host) as player:
-            c = Conductor(player.mixer, SystemClock(), voice, seed=3, pacing=PACING, host_words=WORDS, player=player)
+            c = Conductor(player.mixer, SystemClock(), voice, seed=3, pacing=PACING,
+                          host_words=SECRET_WORDS if slow_at_secrets else WORDS, player=player)
+            c.please_wait = WAIT if slow_at_secrets else None
             c.say([NIGHT, WOLVES, KILL_Q])
-            answer(c)
-            c.say([OPEN, SAVE, SAVE_Q] if witch_alive else [OPEN, SAVE])
-            if witch_alive:
-                answer(c)
-            c.say([POISON, POISON_Q] if witch_alive else [POISON])
-            if witch_alive:
-                answer(c)
+            answer(c, WOLVES_S if slow_at_secrets else HOST_S)
+            c.say([OPEN, SAVE, SAVE_Q] if witch_alive else [OPEN, SAVE, *dead])
+            if witch_alive or dead:
+                answer(c, secret_s)
+            c.say([POISON, POISON_Q] if witch_alive else [POISON, *dead])
+            if witch_alive or dead:
+                answer(c, secret_s)
             c.say([CLOSE, DAWN])
             c.settle()
             underflows = player.underflows
@@ -85,7 +101,7 @@ def test_a_slow_host_slows_the_night_alike_whoever_is_alive(pulse: object) -> No
     tried: list[str] = []
     for _ in range(3):
         alive, dead = onsets(take(True)), onsets(take(False))
-        assert len(alive) == len(dead) == len(TABLE)
+        assert len(alive) == len(dead) == len(TABLE) - 1  # no 请稍等: within the bound
         if np.allclose(dead, alive, rtol=0, atol=0.3):
             break
         tried.append(f"alive {np.round(alive, 2).tolist()} / dead {np.round(dead, 2).tolist()}")
@@ -93,3 +109,17 @@ def test_a_slow_host_slows_the_night_alike_whoever_is_alive(pulse: object) -> No
         pytest.fail("the table's night differs with the witch alive or dead in every take:\n" + "\n".join(tried))
     # The table waited for the host's words (6 s answers), not only for the 2 s holds, in both takes.
     assert alive[4] - alive[3] > HOST_S > 2 * HOLDS["action"]
+
+
+def test_a_host_slow_at_the_witchs_questions_is_waited_for_alike_whoever_is_alive(pulse: object) -> None:
+    """Quick at the wolves', 4.5 s at the witch's (past the bound of 2 s): the table hears 请稍等 after each
+    of her questions and her next line when he answered — with her dead, when he said 过 — at the same
+    moments in both takes (played again, twice at most, as above)."""
+    tried: list[str] = []
+    for _ in range(3):
+        alive, dead = onsets(take(True, slow_at_secrets=True)), onsets(take(False, slow_at_secrets=True))
+        assert len(alive) == len(dead) == len(TABLE) - 1 + 2  # 请稍等 after each of the witch's questions
+        if np.allclose(dead, alive, rtol=0, atol=0.3):
+            return
+        tried.append(f"alive {np.round(alive, 2).tolist()} / dead {np.round(dead, 2).tolist()}")
+    pytest.fail("the table's night differs with the witch alive or dead in every take:\n" + "\n".join(tried))

@@ -11,6 +11,7 @@ from play_testkit import demo_scenario, simplified_only
 from typer.testing import CliRunner
 
 from narrator.cli.main import app
+from narrator.judge.host_words import ACK
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
 from narrator.zh import to_hant
@@ -27,6 +28,19 @@ def invoke(*args: str, input: str | None = None) -> tuple[int, str]:
 def demo_words() -> tuple[list[str], object]:
     scripted = host_script(demo_scenario())
     return ["开始", *scripted.utterances], scripted.game
+
+
+def demo_kinds() -> list[str]:
+    """The prompt kind each of demo_words()'s words answers ("" for 开始; `host.pass`: the host's 过 where a
+    step asks him nothing)."""
+    return ["", *host_script(demo_scenario()).kinds]
+
+
+def after_answers(n: int) -> int:
+    """How many of demo_words()'s words (开始 first) give the game its first n - 1 answers: the 过s where a
+    step asks nothing are no answers."""
+    kinds = demo_kinds()
+    return [i for i, kind in enumerate(kinds) if kind != ACK][n]
 
 
 @pytest.mark.parametrize(("args", "says"), [
@@ -96,13 +110,14 @@ def test_a_piped_game_plays_to_the_recap_and_equals_simulate(home: Path) -> None
 
 def test_input_that_ends_early_is_saved_and_resumes_where_it_stopped(home: Path) -> None:
     words, game = demo_words()
-    code, out = invoke("play", *TEXT, "--seed", "2026", input="\n".join(words[:41]) + "\n")
+    cut = after_answers(41)  # into day 2's speeches
+    code, out = invoke("play", *TEXT, "--seed", "2026", input="\n".join(words[:cut]) + "\n")
     assert code == 3
     [saved] = all_games()
     assert f"narrator resume {saved.id}" in out
     code, listing = invoke("games")
     assert code == 0 and "12人预女猎白" in listing and "第二天白天" in listing
-    code, out = invoke("resume", *TEXT, input="\n".join(words[41:]) + "\n")
+    code, out = invoke("resume", *TEXT, input="\n".join(words[cut:]) + "\n")
     assert code == 0, out
     assert "继续游戏：第二天白天，正在十二号发言。" in out
     assert saved.load().game.journal == game.journal  # type: ignore[attr-defined]
@@ -129,7 +144,7 @@ def test_rules_and_natural_host_words_at_every_prompt(home: Path) -> None:
     night — and changes nothing; 没有人退水 is an answer, 五号退水 during the speeches gets the hint."""
     words, game = demo_words()
     kill, withdraw = words.index("七号"), words.index("没有")
-    first_speech = words.index("过")
+    first_speech = next(i for i, kind in enumerate(demo_kinds()) if kind == "speech.end")
     assert words[first_speech - 1] == "三号 五号 八号"  # the election's first speech
     noisy = ["规则 女巫", *words[:kill], "规则 女巫", *words[kill:first_speech], "五号退水",
              *words[first_speech:withdraw], "规则 警长", "没有人退水", *words[withdraw + 1:]]

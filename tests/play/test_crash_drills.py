@@ -25,7 +25,8 @@ from play_testkit import SCENARIOS
 
 from narrator.engine.game import Game
 from narrator.engine.prompts import Prompt
-from narrator.journal import FileStore, load
+from narrator.journal import FileStore, MemoryStore, load
+from narrator.judge.host_words import ACK
 from narrator.play.scripted import Scripted, host_script
 from narrator.play.store import all_games
 from narrator.session import Session
@@ -98,12 +99,39 @@ class Reference:
 def reference(tmp_path_factory: pytest.TempPathFactory) -> Reference:
     scenario = Scenario.load(SCENARIO)
     scripted = host_script(scenario)
-    assert len(scripted.utterances) == len(scripted.game.answers)  # no refused words: answer k is word k
+    assert len(answer_words(scripted)) == len(scripted.game.answers)  # no refused words: answer k is word k
     home = tmp_path_factory.mktemp("reference")
     proc = narrator(home, "play", *TEXT, *setup_args(scenario))
     out, err = proc.communicate("开始\n" + "".join(w + "\n" for w in scripted.utterances), timeout=60)
     assert proc.returncode == 0, err
     return Reference(scripted, out)
+
+
+def answer_words(scripted: Scripted) -> list[str]:
+    """The host's words that answer the game, in order (not the 过s where a step asks him nothing)."""
+    return [w for w, kind in zip(scripted.utterances, scripted.kinds, strict=True) if kind != ACK]
+
+
+def words_to(scripted: Scripted, k: int) -> list[str]:
+    """The host's words up to (without) the one answering the game's answer k, the 过s before it included."""
+    at = [i for i, kind in enumerate(scripted.kinds) if kind != ACK]
+    return scripted.utterances[: at[k] if k < len(at) else len(scripted.utterances)]
+
+
+def words_after(scripted: Scripted, journal: bytes) -> list[str]:
+    """What the host says to a game resumed from `journal`: the words of the answers still to come, and 过
+    wherever a step asks nothing — also the ones owed since the journal's last said mark, asked again."""
+    session = Session.resume(MemoryStore(journal))
+    session.acks = True
+    answers, out = answer_words(scripted), []
+    while True:
+        session.take_lines()  # a 过 is asked only once the lines before it are taken
+        prompt = session.prompt
+        if prompt is None:
+            return out
+        word = "过" if prompt.kind == ACK else answers[len(session.answers)]
+        out.append(word)
+        session.submit(word)
 
 
 def setup_args(scenario: Scenario) -> list[str]:
@@ -129,10 +157,11 @@ def killed_then_resumed(home: Path, ref: Reference, proc: subprocess.Popen[str])
     assert loaded.heard is not None
     start = ref.resume_from(loaded.heard, n)
     assert start <= len(before), "the journal marks lines heard that never left the speaker"
-    if n == len(words):
+    if n == len(ref.scripted.game.answers):
         return saved.load().game
     proc = narrator(home, "resume", saved.id, *TEXT)  # by id: without one, a game with no answer is skipped
-    out, err = proc.communicate("".join(w + "\n" for w in words[n:]), timeout=60)
+    rest = words_after(ref.scripted, saved.journal.read_bytes())
+    out, err = proc.communicate("".join(w + "\n" for w in rest), timeout=60)
     assert proc.returncode == 0, err
     assert table(out) == ref.lines[start:], f"killed after {n} answers, heard {loaded.heard}"
     return saved.load().game
@@ -149,12 +178,11 @@ def moments(ref: Reference) -> list[int]:
 
 def test_sigkill_between_every_pair_of_answer_kinds_then_resume(tmp_path: Path, reference: Reference) -> None:
     scenario = Scenario.load(SCENARIO)
-    words = reference.scripted.utterances
     for i, k in enumerate(moments(reference)):
         home = tmp_path / f"k{k}"
         proc = narrator(home, "play", *TEXT, *setup_args(scenario))
         assert proc.stdin is not None
-        proc.stdin.write("开始\n" + "".join(w + "\n" for w in words[:k]))
+        proc.stdin.write("开始\n" + "".join(w + "\n" for w in words_to(reference.scripted, k)))
         proc.stdin.flush()
         if i % 2 == 0 or k == 0:  # the question is heard and marked: the judge waits for the host
             wait_for(proc, home, b'{"said": %d,' % k)
@@ -185,16 +213,16 @@ def test_sigkill_at_random_moments_while_answers_stream_in(tmp_path: Path, refer
 def test_a_torn_last_line_is_dropped_and_its_question_asked_again(tmp_path: Path, reference: Reference) -> None:
     """What a kill in the middle of an append leaves: half a line. The answer was never confirmed."""
     scenario = Scenario.load(SCENARIO)
-    words = reference.scripted.utterances
     home = tmp_path / "torn"
     proc = narrator(home, "play", *TEXT, *setup_args(scenario))
-    proc.communicate("开始\n" + "".join(w + "\n" for w in words[:4]), timeout=60)
+    proc.communicate("开始\n" + "".join(w + "\n" for w in words_to(reference.scripted, 4)), timeout=60)
     [saved] = all_games(home / "data" / "games")
     lines = saved.journal.read_bytes().split(b"\n")[:-1]
     answer = next(i for i in reversed(range(len(lines))) if lines[i].startswith(b'{"n": 3,'))
     saved.journal.write_bytes(b"".join(x + b"\n" for x in lines[:answer]) + lines[answer][:-9])
     resumed = narrator(home, "resume", *TEXT)
-    out, err = resumed.communicate("".join(w + "\n" for w in words[3:]), timeout=60)
+    out, err = resumed.communicate("".join(w + "\n" for w in words_after(reference.scripted,
+                                                                             saved.journal.read_bytes())), timeout=60)
     assert resumed.returncode == 0, err
     assert "cut short" in err
     assert table(out) == reference.lines[reference.before[3]:]

@@ -7,6 +7,7 @@ game's table lines at the same moments)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,12 +24,13 @@ TESTS = Path(__file__).parent.parent
 PAIRS = TESTS / "fair_nights"
 
 
-def table(path: Path, host_s: float) -> list[tuple[float, str]]:
-    """The table's lines (start s, text) of the scenario played live, the host answering after `host_s`."""
+def table(path: Path, host_s: float | Callable[[str], float]) -> list[tuple[float, str]]:
+    """The table's lines (start s, text) of the scenario played live, the host answering after `host_s`
+    (or `host_s(kind)` s, by the question)."""
     scripted = host_script(Scenario.load(path))
     words: list[str | float] = ["开始"]
-    for word in scripted.utterances:
-        words += [host_s, word]
+    for word, kind in zip(scripted.utterances, scripted.kinds, strict=True):
+        words += [host_s(kind) if callable(host_s) else host_s, word]
     clock = FakeClock()
     mouth = TimedMouth(clock)
     session = Session(scripted.game.setup, scripted.game.seed)
@@ -37,7 +39,7 @@ def table(path: Path, host_s: float) -> list[tuple[float, str]]:
     return mouth.table
 
 
-def nights(name: str, host_s: float) -> list[list[tuple[float, str]]]:
+def nights(name: str, host_s: float | Callable[[str], float]) -> list[list[tuple[float, str]]]:
     found: list[list[tuple[float, str]]] = []
     for t, text in table(PAIRS / f"{name}.yaml", host_s):
         if text.startswith("天黑请闭眼"):
@@ -82,3 +84,25 @@ def test_a_slow_hosts_day_does_not_tell_a_secret(a: str, b: str, host_s: float) 
         assert len(waits) >= 4
     else:  # within the bound: silence
         assert waits == []
+
+
+SECRET_PAIRS = [("reference", "witch_dead"), ("reference", "seer_dead"), ("guard_reference", "guard_dead"),
+                ("classic_thief_plays", "classic_witch_buried")]
+
+
+def slow_at_secrets(kind: str) -> float:
+    """Quick (2 s) at what he reads off the table — the wolves', the identifications, the buried cards —,
+    50 s at every decision he waits for and at the 过 of a step that asks him nothing: the Dialogue says
+    the question again after 20 s and "请回答" every 10 s meanwhile, on the earpiece."""
+    return 2.0 if kind.startswith("wolves.") or kind.endswith(".identify") or kind == "thief.cards" else 50.0
+
+
+@pytest.mark.parametrize(("a", "b"), SECRET_PAIRS, ids=[f"{a}-vs-{b}" for a, b in SECRET_PAIRS])
+def test_a_host_slow_at_secret_questions_tells_nothing_live(a: str, b: str) -> None:
+    """Slower at the secret questions than his measured time and than the bound: the table hears "请稍等" at
+    those steps, and at a dead or buried role's the host is asked for 过 and takes as long — every night's
+    table lines at the same moments, "请稍等" included."""
+    na, nb = nights(a, slow_at_secrets), nights(b, slow_at_secrets)
+    assert len(na) == len(nb) == 2
+    assert na == nb
+    assert sum(text == "请稍等。" for night in na for _, text in night) >= 3

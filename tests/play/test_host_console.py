@@ -33,11 +33,18 @@ IDS = re.compile(r"\b[a-z_]+\.[a-z_]+\b")
 """A prompt kind ("speech.end", "sheriff.order"): never shown to the host."""
 
 
-def panel_after(words: int, lang: str = "zh-Hans") -> tuple[Session, str]:
+def panel_after(answers: int, lang: str = "zh-Hans") -> tuple[Session, str, int]:
+    """The panel once the game has taken `answers` answers (the host's 过 where a step asks him nothing
+    besides: the live loop asks it, `Session.acks`), and how many words the host said."""
     scripted = host_script(demo_scenario())
     session = Session(scripted.game.setup, scripted.game.seed, lang=lang)
+    session.acks = True
     view = HostConsole(Console(record=True, width=140, force_terminal=False), live=False, lang=lang)
-    for said in scripted.utterances[:words]:
+    heard = 0
+    for said in scripted.utterances:
+        if len(session.answers) == answers:
+            break
+        heard += 1
         for line in session.take_lines():
             view.line(line)
         session.submit(said)
@@ -47,11 +54,11 @@ def panel_after(words: int, lang: str = "zh-Hans") -> tuple[Session, str]:
     view.update(session)
     view.refused("本局只有十二名玩家，没有十三号。")
     view.console.print(view.render())
-    return session, view.console.export_text()
+    return session, view.console.export_text(), heard
 
 
 def test_the_panel_shows_the_game_as_the_judge_knows_it() -> None:
-    session, text = panel_after(30)  # into day 1: 1号 exiled, 3号 sheriff, the antidote used
+    session, text, heard = panel_after(30)  # into day 1: 1号 exiled, 3号 sheriff, the antidote used
     status = session.status()
     assert status.sheriff == 3 and 1 in status.dead
     assert "3警" in text  # the badge
@@ -61,13 +68,13 @@ def test_the_panel_shows_the_game_as_the_judge_knows_it() -> None:
     assert "第二夜，正在" in text and "问：" in text
     assert not IDS.search(text), IDS.findall(text)
     # What was heard for every answer: each one printed, the last one in the panel.
-    assert text.count("👂") == 30 and "听到：三号" in text
+    assert text.count("👂") == heard > 30 and "听到：三号" in text  # the 过s where a step asks nothing too
     assert "没接受：本局只有十二名玩家，没有十三号。" in text and "只给主持人看" in text
 
 
 
 def test_the_panel_speaks_the_games_script() -> None:
-    _, text = panel_after(30, "zh-Hant")
+    _, text, _ = panel_after(30, "zh-Hant")
     panel = text[text.index("╭"):]
     assert "解藥✗" in panel and "預言家" in panel and "聽到" in panel and "主持人" in panel
     # Everything but what the host himself typed (heard, and the refusal passed in above).

@@ -12,6 +12,7 @@ from play_testkit import SCENARIOS
 from narrator.audio.conductor import Conductor
 from narrator.clock import FakeClock
 from narrator.judge.lines import Line
+from narrator.listen.grammar import WAKE_KINDS
 from narrator.play.ears import Heard, InputEnded
 from narrator.play.loop import Live
 from narrator.play.scripted import host_script
@@ -72,13 +73,13 @@ class PacedEar:
 
 def timed_day(edit: Callable[[list[str | float], int], None]) -> tuple[Session, TimedMouth]:
     """Scenario 010 played through the live loop on a fake clock, the host's words changed by `edit(words,
-    first)` (`first`: the index in the scenario's utterances of day 1's first 过 — the night's victim's last
-    words, then the speeches; numbers in the words are seconds of silence). The game must end as the
-    scenario does."""
+    first)` (`first`: the index in the scenario's utterances of day 1's first 过 at a speech — the night's
+    victim's last words, then the speeches; numbers in the words are seconds of silence). The game must end
+    as the scenario does."""
     scenario = Scenario.load(SCENARIOS / "010_parity_win.yaml")
     scripted = host_script(scenario)
     words: list[str | float] = ["开始", *scripted.utterances]
-    edit(words, scripted.utterances.index("过"))
+    edit(words, next(i for i, kind in enumerate(scripted.kinds) if kind in WAKE_KINDS))
     clock = FakeClock()
     mouth = TimedMouth(clock)
     session = Session(scripted.game.setup, scripted.game.seed)

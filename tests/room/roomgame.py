@@ -28,6 +28,7 @@ from pathlib import Path
 
 from roomkit import Ears, Room, espeak, play
 
+from narrator.judge.script import Script
 from narrator.listen.grammar import Pack, load_pack
 from narrator.play.scripted import Scripted, host_script
 from narrator.play.store import SavedGame, save_game
@@ -146,9 +147,23 @@ def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
 
 
 def game_progress(run: GameRun, game: int = 0, since: int = 0) -> Callable[[], int]:
-    """The host's steps done in the data's `game`-th game: its answers, and one for 天黑 (printed after the
-    `since`-th line: the game has started)."""
-    return lambda: len(answers_in(run.data, game)) + any("天黑" in line for _, line in run.printed[since:])
+    """The host's steps done in the data's `game`-th game: its answers, one for 天黑 (printed after the
+    `since`-th line: the game has started), and each 过 taken where a step asked nothing (not journaled)."""
+    return lambda: (len(answers_in(run.data, game)) + any("天黑" in line for _, line in run.printed[since:])
+                    + passes_taken([line for _, line in run.printed[since:]]))
+
+
+def passes_taken(printed: list[str]) -> int:
+    """The judge's 过 questions (where a step asks nothing) followed by a table line: taken. Its reminders
+    and refusals go to the host, so until the 过 is taken no table line follows it."""
+    asked = Script("zh-Hans").line("prompts", "host.pass").text
+    taken, pending = 0, False
+    for line in printed:
+        if asked in line:
+            pending = True
+        elif pending and line.startswith("🔊"):
+            taken, pending = taken + 1, False
+    return taken
 
 
 def play_steps(run: GameRun, ears: Listening, done: threading.Event, steps: list[tuple[str, str]],
@@ -340,6 +355,7 @@ def saved_before_speeches(data: Path, seed: int = 3) -> tuple[SavedGame, GameRun
     rules = GAME["rules"]
     assert isinstance(rules, dict)
     session = Session(make_setup(str(GAME["preset"]), rules=rules), seed, lang="zh-Hans")
+    session.acks = True  # the host's words hold his 过 where a step asks nothing, as the live loop asks it
     saved = save_game(session, str(GAME["preset"]), {}, data / "games")
     try:
         for words in scripted.utterances[:first]:
@@ -349,9 +365,10 @@ def saved_before_speeches(data: Path, seed: int = 3) -> tuple[SavedGame, GameRun
                 raise AssertionError(f"{words!r} refused before the speeches")
         session.take_lines()
         session.heard()
+        answered = len(session.answers)  # the 过s where a step asked nothing are no answers
     finally:
         session.close()  # the game's lock, for the `narrator resume` that plays on
-    return saved, GameRun(scenario, scripted, Run(scenario).execute(), data, stop_when_done=True), first
+    return saved, GameRun(scenario, scripted, Run(scenario).execute(), data, stop_when_done=True), answered
 
 
 @dataclass
