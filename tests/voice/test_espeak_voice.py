@@ -7,6 +7,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 from voice_testkit import Counting, EdgeServer
@@ -156,3 +157,12 @@ def test_the_cli_refuses_the_english_voice_in_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "'en'" in lines[0] and "every character" in lines[0], result.output
+
+
+def test_many_pieces_at_once_are_each_what_one_run_says() -> None:
+    """A voice build renders pieces a few espeak-ng processes at a time: in order, each as alone."""
+    voice = EspeakVoice()
+    texts = ["天黑请闭眼。", "七号", "、", "预言家请睁眼。", "十二号", "七号"]
+    together = list(voice.synthesize_many(texts))
+    assert [t for t, _ in together] == texts
+    assert all(np.array_equal(audio, voice.synthesize(t)) for t, audio in together)
