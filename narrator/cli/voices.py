@@ -101,9 +101,9 @@ def build(
     try:
         with Progress(*columns, console=console) as progress:
             task = progress.add_task(f"rendering with {label(spoken)}", total=len(pieces))
-            for piece in pieces:
-                speaker.ensure(piece)
-                progress.update(task, advance=1, description=f"rendering with {label(spoken)}")
+            speaker.ensure_all(
+                pieces, lambda: progress.update(task, advance=1, description=f"rendering with {label(spoken)}")
+            )
     except VoiceError as exc:
         console.print(f"✗ {exc}", style="red", markup=False)
         raise typer.Exit(1) from exc

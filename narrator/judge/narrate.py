@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from narrator.engine import events as ev
@@ -24,7 +25,13 @@ _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
 def event_key(event: ev.Event) -> str:
-    return _CAMEL.sub("_", type(event).__name__).lower()
+    return _snake_case(type(event).__name__)
+
+
+@cache
+def _snake_case(class_name: str) -> str:
+    """PlayerDied → player_died (an event's key depends on its class only)."""
+    return _CAMEL.sub("_", class_name).lower()
 
 
 class Judge(ModernLines):

@@ -15,6 +15,7 @@ closed).
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import cache
 
 from narrator.engine.roles import Role
 from narrator.engine.rules import CLASSIC_NIGHT_ORDER, MODERN_NIGHT_ORDER, Rules, Setup
@@ -188,11 +189,16 @@ def differing(setup: Setup) -> list[str]:
 def usual_rules(setup: Setup) -> Rules:
     """The board's usual rules: the modern defaults or the classic set (经典 boards), whichever this game's
     switches are closer to."""
+    return min(_usual_candidates(), key=lambda usual: sum(getattr(usual, f.name) != getattr(setup.rules, f.name)
+                                                          for f in fields(Rules)))
+
+
+@cache
+def _usual_candidates() -> tuple[Rules, Rules]:
+    """The modern defaults and the classic set (Rules are frozen: made once)."""
     from narrator.presets import classic_rules
 
-    candidates = (Rules(), Rules().with_overrides(classic_rules()))
-    return min(candidates, key=lambda usual: sum(getattr(usual, f.name) != getattr(setup.rules, f.name)
-                                                 for f in fields(Rules)))
+    return Rules(), Rules().with_overrides(classic_rules())
 
 
 def paragraph(script: Script, rules: Rules, names: list[str]) -> Line:

@@ -23,6 +23,13 @@ from narrator.zh import to_script
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
+@cache
+def _template(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`text` split at its placeholders: the literal runs (one more than the names) and the names between."""
+    parts = _PLACEHOLDER.split(text)
+    return tuple(parts[::2]), tuple(parts[1::2])
+
+
 def spoken_number(n: int) -> str:
     """90 → 九十, 120 → 一百二十, 105 → 一百零五 (speech seconds go past 99); 1000 and more as digits."""
     if n < 100:
@@ -62,10 +69,20 @@ class Script:
         names = self.data["names"]
         self.seat_suffix: str = names["seat_suffix"]
         self.joiner: str = names["list_joiner"]
+        self._entries: dict[tuple[str, ...], Entry] = {}
 
     def entry(self, section: str, key: str) -> Entry:
-        raw = self.data[section][key]
-        return Entry(text=raw) if isinstance(raw, str) else Entry(**raw)
+        return self._entry((section, key))
+
+    def _entry(self, path: tuple[str, ...]) -> Entry:
+        """The entry at `path` in the catalogue, made once (an Entry is frozen: every line shares it)."""
+        entry = self._entries.get(path)
+        if entry is None:
+            raw: Any = self.data
+            for name in path:
+                raw = raw[name]
+            entry = self._entries[path] = Entry(text=raw) if isinstance(raw, str) else Entry(**raw)
+        return entry
 
     def has(self, section: str, key: str) -> bool:
         return key in self.data.get(section, {})
@@ -148,20 +165,17 @@ class Script:
         raise TypeError(f"a refusal value cannot be said: {key}={value!r}")
 
     def step_line(self, step: str, part: str) -> Line:
-        raw = self.data["steps"][step][part]
-        entry = Entry(text=raw) if isinstance(raw, str) else Entry(**raw)
-        return self.render(entry, f"steps.{step}.{part}")
+        return self.render(self._entry(("steps", step, part)), f"steps.{step}.{part}")
 
     def render(self, entry: Entry, key: str, **values: Any) -> Line:
+        literals, names = _template(entry.text)
         pieces: list[str] = []
-        pos = 0
-        for m in _PLACEHOLDER.finditer(entry.text):
-            if m.start() > pos:
-                pieces.append(entry.text[pos : m.start()])
-            pieces.extend(self._render(values[m[1]]))
-            pos = m.end()
-        if pos < len(entry.text):
-            pieces.append(entry.text[pos:])
+        for literal, name in zip(literals, names, strict=False):  # one literal more than names: the tail
+            if literal:
+                pieces.append(literal)
+            pieces.extend(self._render(values[name]))
+        if literals[-1]:
+            pieces.append(literals[-1])
         return Line(
             text="".join(pieces), to="host" if entry.to == "host" else "all", pieces=tuple(pieces),
             key=key, pause=entry.pause, cue=entry.cue, bed=entry.bed,

@@ -7,6 +7,7 @@ first cannot be reached; `Speaker` renders a judge's Line piece by piece through
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -35,6 +36,17 @@ class Voice(Protocol):
         """The text spoken, mono float32 at SAMPLE_RATE. Raises VoiceUnavailable when the voice's service
         cannot be reached (worth falling back) and VoiceError when it cannot work at all."""
         ...
+
+
+def synthesize_many(voice: Voice, texts: Sequence[str]) -> Iterator[tuple[str, Audio]]:
+    """Each of `texts` with its audio, in order: by the voice's own `synthesize_many` when it has one (edge-tts
+    fetches many at once), else one `synthesize` at a time. Read `voice.key` after each: it may change."""
+    many = getattr(voice, "synthesize_many", None)
+    if many is not None:
+        yield from many(texts)
+        return
+    for text in texts:
+        yield text, voice.synthesize(text)
 
 
 class VoiceError(RuntimeError):

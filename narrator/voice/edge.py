@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import re
-from collections.abc import Coroutine
-from typing import Any
+from collections.abc import Coroutine, Iterator, Sequence
+from typing import Any, TypeVar
 
 from narrator.voice.base import Audio, VoiceError, VoiceSettings, VoiceUnavailable
-from narrator.voice.pcm import decode_mp3
+from narrator.voice.pcm import decode_mp3, decode_mp3s
 
 DEFAULT_EDGE_VOICE = "zh-CN-YunyangNeural"
+_T = TypeVar("_T")
 _EDGE_NAME = re.compile(r"^[a-z]{2,}-[A-Z]{2,}-.+Neural$|^Microsoft Server Speech Text to Speech Voice \(.+\)$")
 
 
@@ -55,13 +56,38 @@ class EdgeVoice:
     def synthesize(self, text: str) -> Audio:
         return decode_mp3(self.fetch_mp3(text))
 
+    def synthesize_many(
+        self, texts: Sequence[str], *, at_once: int = 4, batch: int = 32
+    ) -> Iterator[tuple[str, Audio]]:
+        """Each of `texts` with its audio, in order, as synthesize gives it: the first alone (an unreachable
+        service is then met by one request, not `at_once`), the rest `batch` at a time, fetched `at_once`
+        requests at a time and decoded by one ffmpeg per batch. A piece is a short request, so a build over
+        the internet waits on round trips, not bandwidth. Raises as synthesize does, after yielding what is
+        done."""
+        chunks = [list(texts[:1]), *(list(texts[i : i + batch]) for i in range(1, len(texts), batch))]
+        for chunk in filter(None, chunks):
+            yield from zip(chunk, decode_mp3s(self._fetch_mp3s(chunk, at_once)), strict=True)
+
     def fetch_mp3(self, text: str) -> bytes:
         """The MP3 edge-tts streams for `text`. Network and service failures become VoiceUnavailable."""
+        return self._fetch_mp3s([text], 1)[0]
+
+    def _fetch_mp3s(self, texts: list[str], at_once: int) -> list[bytes]:
+        """The MP3s of `texts`, `at_once` requests at a time; failures become VoiceUnavailable or VoiceError."""
         import aiohttp
         import edge_tts.exceptions
 
+        async def fetch_all() -> list[bytes]:
+            requests = asyncio.Semaphore(at_once)
+
+            async def one(text: str) -> bytes:
+                async with requests:
+                    return await asyncio.wait_for(self._stream(text), self.timeout_s)
+
+            return list(await asyncio.gather(*(one(text) for text in texts)))
+
         try:
-            mp3 = _run(asyncio.wait_for(self._stream(text), self.timeout_s))
+            clips = _run(fetch_all())
         except edge_tts.exceptions.NoAudioReceived as exc:
             # The service answered and said nothing: it has no such voice (or refuses these settings).
             # Falling back would speak in another voice than the one asked for: say so instead.
@@ -77,9 +103,9 @@ class EdgeVoice:
             if isinstance(exc, TimeoutError) and not str(exc):  # our own overall deadline
                 reason = f"no answer within {self.timeout_s:g} s"
             raise VoiceUnavailable(reason) from exc
-        if not mp3:
+        if not all(clips):
             raise VoiceUnavailable("edge-tts sent no audio")
-        return mp3
+        return clips
 
     async def _stream(self, text: str) -> bytes:
         import edge_tts
@@ -121,7 +147,7 @@ def describe_failure(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _run(coro: Coroutine[Any, Any, bytes]) -> bytes:
+def _run(coro: Coroutine[Any, Any, _T]) -> _T:
     """Run a coroutine to completion from sync code, even if this thread already runs an event loop."""
     try:
         asyncio.get_running_loop()

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 
-from narrator.voice.base import Audio, Voice, VoiceUnavailable
+from narrator.voice.base import Audio, Voice, VoiceUnavailable, synthesize_many
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,19 @@ class FallbackVoice:
             except VoiceUnavailable as exc:
                 self.use_fallback(f"{label(self.primary)} is unreachable ({exc})")
         return self.fallback.synthesize(text)
+
+    def synthesize_many(self, texts: Sequence[str]) -> Iterator[tuple[str, Audio]]:
+        """As synthesize, for many texts (base.synthesize_many): the primary's until it is unreachable, then
+        the fallback's for the texts it had not given yet."""
+        given = 0
+        if not self.using_fallback:
+            try:
+                for said in synthesize_many(self.primary, texts):
+                    given += 1
+                    yield said
+            except VoiceUnavailable as exc:
+                self.use_fallback(f"{label(self.primary)} is unreachable ({exc})")
+        yield from synthesize_many(self.fallback, texts[given:])
 
     def use_fallback(self, reason: str) -> None:
         """Switch to the fallback for good, saying so once (later calls change nothing)."""

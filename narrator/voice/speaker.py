@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import logging
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
 from narrator.judge.lines import Line
-from narrator.voice.base import Audio, MissingPiece, Voice
+from narrator.voice.base import Audio, MissingPiece, Voice, synthesize_many
 from narrator.voice.cache import VoiceCache
 from narrator.voice.loudness import normalise, volume_db
 from narrator.voice.pcm import silence, trim
@@ -129,22 +129,46 @@ class Speaker:
         if remembered is not None:
             return remembered, False
         audio = self.cache.get(key, text) if self.cache is not None else None
-        rendered = audio is None
         if audio is None:
             if self.offline:
-                raise MissingPiece(text, key, str(self.cache.directory) if self.cache else "no cache configured")
-            audio = self.voice.synthesize(text)
-            self.synthesized += 1
-            key = self.voice.key  # after: a FallbackVoice may have switched, and we cache what was said
-            if self.loudness:
-                audio = normalise(audio, volume_db(self.voice))
-            self._store(key, text, audio)
-        else:
-            self.cache_hits += 1
+                raise self._not_cached(text)
+            return self._rendered(text, self.voice.synthesize(text)), True
+        self.cache_hits += 1
+        self._remember(key, text, audio)
+        return audio, False
+
+    def ensure_all(self, pieces: Iterable[str], advance: Callable[[], object] = lambda: None) -> None:
+        """ensure() for each of `pieces`, the missing ones rendered in one go (voice.synthesize_many: edge-tts
+        fetches many at once and decodes them in batches); `advance()` once per distinct piece as it is done."""
+        missing = []
+        for piece in dict.fromkeys(pieces):
+            if self.missing([piece]):
+                missing.append(piece)
+            else:
+                advance()
+        if missing and self.offline:
+            raise self._not_cached(missing[0])
+        for text, audio in synthesize_many(self.voice, missing):
+            self._rendered(text, audio)
+            advance()
+
+    def _not_cached(self, text: str) -> MissingPiece:
+        return MissingPiece(text, self.voice.key, str(self.cache.directory) if self.cache else "no cache configured")
+
+    def _rendered(self, text: str, audio: Audio) -> Audio:
+        """A piece the voice has just rendered: brought to loudness, cached and remembered."""
+        self.synthesized += 1
+        key = self.voice.key  # after: a FallbackVoice may have switched, and we cache what was said
+        if self.loudness:
+            audio = normalise(audio, volume_db(self.voice))
+        self._store(key, text, audio)
+        self._remember(key, text, audio)
+        return audio
+
+    def _remember(self, key: str, text: str, audio: Audio) -> None:
         if len(self._memory) >= self.remembered_pieces:
             self._memory.pop(next(iter(self._memory)))
         self._memory[(key, text)] = audio
-        return audio, rendered
 
     def _store(self, key: str, text: str, audio: Audio) -> None:
         """Cache a rendered piece. A cache that cannot be written (disk full, read-only) must not stop the

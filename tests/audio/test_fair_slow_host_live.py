@@ -1,6 +1,6 @@
 """Fair play for real with a slow host: the Conductor on the system clock, through PulseAudio null sinks.
 
-A night is played live twice with a host who answers every question 6 s after hearing it — slower than
+A night is played live twice with a host who answers every question 3 s after hearing it — slower than
 the table's holds — once with the witch alive (asked twice on the earpiece) and once with her dead (asked
 nothing). The wolves' question, asked in both takes, is where the Conductor measures this host's answer
 time; after the witch's questions (`Line.words`) the table waits for his words in both takes alike. The
@@ -29,10 +29,10 @@ from narrator.judge.lines import Line
 
 pytestmark = pytest.mark.slow
 
-HOST_S = 6.0
-HOLDS = {"long": 0.8, "eyes_open": 0.8, "action": 2.0, "eyes_close": 0.8, "short": 0.3}
+HOST_S = 3.0
+HOLDS = {"long": 0.8, "eyes_open": 0.8, "action": 1.0, "eyes_close": 0.8, "short": 0.3}
 PACING = {name: PauseSpec(name, "fixed", s, s) for name, s in HOLDS.items()}
-WORDS = HostWords(word_s=1.5, floor_s=1.0, step_s=1.0, bound_s=20.0)
+WORDS = HostWords(word_s=1.5, floor_s=0.5, step_s=0.5, bound_s=20.0)
 NIGHT = Line("天黑请闭眼。", key="night_fell", pause="long", bed="night")
 WOLVES = Line("你们今晚要杀谁？", key="steps.wolves.ask", pause="action", words=1)
 OPEN = Line("女巫请睁眼。", key="steps.witch.open", pause="eyes_open")
@@ -96,7 +96,7 @@ def take(witch_alive: bool, slow_at_secrets: bool = False) -> np.ndarray:
 def test_a_slow_host_slows_the_night_alike_whoever_is_alive(pulse: object) -> None:
     """The pair is played again (twice at most) when the takes differ: on a busy machine (the suite's other
     worker) a take's playback was once seen to start a line 1.8 s late with no underflow counted, and the
-    host, who answers 6 s after hearing his question, answered that much later. A leak of the witch differs
+    host, who answers 3 s after hearing his question, answered that much later. A leak of the witch differs
     in every pair and still fails."""
     tried: list[str] = []
     for _ in range(3):
@@ -107,7 +107,7 @@ def test_a_slow_host_slows_the_night_alike_whoever_is_alive(pulse: object) -> No
         tried.append(f"alive {np.round(alive, 2).tolist()} / dead {np.round(dead, 2).tolist()}")
     else:
         pytest.fail("the table's night differs with the witch alive or dead in every take:\n" + "\n".join(tried))
-    # The table waited for the host's words (6 s answers), not only for the 2 s holds, in both takes.
+    # The table waited for the host's words (3 s answers), not only for the 1 s holds, in both takes.
     assert alive[4] - alive[3] > HOST_S > 2 * HOLDS["action"]
 
 

@@ -202,7 +202,7 @@ def test_the_table_speaker_gone_mid_game_prints_the_lines_and_plays_again_once_i
         server: SoundServer, games: list[LiveGame], tmp_path: Path) -> None:
     room = server.load("module-null-sink", "sink_name=room")
     game = LiveGame(tmp_path, server.env, "--input", "text", "--table-device", "pulse:room", "--backend", "espeak",
-                    "--rate=+100%", "--pace", "0.05", "--cache-dir", str(tmp_path / "cache"))
+                    "--rate=+150%", "--pace", "0.05", "--cache-dir", str(tmp_path / "cache"))
     games.append(game)
     game.type(3)
     assert loud_s(server.record("room.monitor", 2.0)) > 0.3  # the table hears the night

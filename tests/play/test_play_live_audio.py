@@ -40,7 +40,7 @@ def test_a_game_through_pulseaudio_from_play_to_recap(pulse: object, tmp_path: P
         done = subprocess.run(
             [sys.executable, "-m", "narrator.cli.main", "play", "--preset", "8人标准局", "--seed", str(scenario.seed),
              "--input", "text", "--table-device", "pulse:room", "--host-device", "pulse:host", "--backend", "espeak",
-             "--rate=+100%", "--pace", "0.05", "--cache-dir", str(tmp_path / "cache")],
+             "--rate=+150%", "--pace", "0.05", "--cache-dir", str(tmp_path / "cache")],
             input="开始\n" + "\n".join(scripted.utterances) + "\n", capture_output=True, text=True, env=env,
             timeout=240, check=False)
     finally:

@@ -42,6 +42,8 @@ class Built:
     """Network attempts during the build."""
     requests: int = 0
     """Requests the local edge-tts server answered."""
+    most_open: int = 0
+    """The most connections to it open at once."""
     rebuild: Result | None = None
 
 
@@ -61,7 +63,7 @@ def offline_build(tmp_path_factory: pytest.TempPathFactory) -> Built:
 def edge_build(tmp_path_factory: pytest.TempPathFactory) -> Built:
     root = tmp_path_factory.mktemp("edge-build")
     with pytest.MonkeyPatch.context() as mp, running_edge_server(mp) as server:
-        built = Built(root, build(root), [], len(server.requests))
+        built = Built(root, build(root), [], len(server.requests), server.most_open)
         built.rebuild = build(root)
         assert len(server.requests) == built.requests, "the second build asked the server for nothing"
     return built
@@ -111,6 +113,7 @@ def test_build_with_edge_renders_every_piece_with_edge_once(edge_build: Built) -
     assert "⚠" not in edge_build.result.output
     assert cached(edge_build.root, EDGE_KEY) == pieces_to_build("zh-Hans")
     assert edge_build.requests == len(pieces_to_build("zh-Hans"))
+    assert 1 < edge_build.most_open <= 4, "a few requests at a time: a build over the internet waits on round trips"
     assert edge_build.rebuild is not None and "(0 rendered now," in edge_build.rebuild.output
 
 

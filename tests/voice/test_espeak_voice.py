@@ -7,6 +7,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 from voice_testkit import Counting, EdgeServer
@@ -19,10 +20,33 @@ from narrator.voice.cache import _hash
 SCENARIO = Path(__file__).parents[1] / "scenarios" / "001_witch_saves_first_night.yaml"
 
 
+SEPARATOR = "鳄鱼"
+"""A word no piece of the script says, read between two lines to mark where one line's phonemes end."""
+
+
+def espeak_x(voice: str, text: str) -> str:
+    """`espeak-ng -v VOICE -q -x` of `text`, every line of it a clause of its own (-l)."""
+    return subprocess.run(["espeak-ng", "-v", voice, "-q", "-x", "-l", "100000", "--stdin"], input=text.encode(),
+                          capture_output=True, check=True).stdout.decode()  # fmt: skip
+
+
 def phonemes(voice: str, lines: list[str]) -> list[str]:
-    """`espeak-ng -v VOICE -q -x` of each line (one run per line: a switch cannot hide in a neighbour)."""
-    return [subprocess.run(["espeak-ng", "-v", voice, "-q", "-x", "--stdin"], input=line.encode(),
-                           capture_output=True, check=True).stdout.decode() for line in lines]  # fmt: skip
+    """`espeak-ng -v VOICE -q -x` of each line, in one run: every line is a clause of its own and espeak-ng
+    goes back to the voice's language at the end of each clause, so a switch shows in the line that made it;
+    SEPARATOR between two lines tells where one ends. One process instead of one per line (~25× faster);
+    test_one_run_reads_each_line_as_a_run_of_its_own checks that it reads each line as a run of its own does."""
+    assert not any(SEPARATOR in line or "\n" in line for line in lines)
+    mark = espeak_x(voice, SEPARATOR).strip()
+    read: list[str] = []
+    current: list[str] = []
+    for row in espeak_x(voice, "".join(f"{line}\n{SEPARATOR}\n" for line in lines)).splitlines():
+        if row.strip() == mark:
+            read.append("\n".join(current))
+            current = []
+        else:
+            current.append(row)
+    assert not "".join(current).strip() and len(read) == len(lines), "a line's phonemes look like the separator's"
+    return read
 
 
 def test_the_default_voice_is_the_mandarin_one_espeak_ng_offers() -> None:
@@ -43,6 +67,17 @@ def test_every_piece_of_the_script_is_read_as_chinese_without_a_language_switch(
     switched = [(p, s) for p, s in zip(pieces, said, strict=True) if re.search(r"\([a-z]+\)", s)]
     assert switched == [], f"{len(switched)} pieces switch language, e.g. {switched[:3]}"
     assert all(s.strip() for s in said)
+
+
+@pytest.mark.parametrize("voice", ["cmn-latn-pinyin", "cmn"])
+def test_one_run_reads_each_line_as_a_run_of_its_own(voice: str) -> None:
+    """The check above reads every piece in one espeak-ng run; here a sample of pieces (those with a clause
+    mark inside first: they make several clauses) read one run each gives the same phonemes, switches too."""
+    pieces = [p for p in pieces_to_build("zh-Hans") if re.search(r"[\u4e00-\u9fff]", p)]
+    sample = sorted(pieces, key=lambda p: not re.search(r"[，。？！、]", p.strip("，。？！、”")))[:12] + pieces[::150]
+    alone = [subprocess.run(["espeak-ng", "-v", voice, "-q", "-x", "--stdin"], input=p.encode(),
+                            capture_output=True, check=True).stdout.decode() for p in sample]  # fmt: skip
+    assert [s.split() for s in phonemes(voice, sample)] == [s.split() for s in alone]
 
 
 def test_the_plain_cmn_voice_would_fail_that_check() -> None:
@@ -122,3 +157,12 @@ def test_the_cli_refuses_the_english_voice_in_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "'en'" in lines[0] and "every character" in lines[0], result.output
+
+
+def test_many_pieces_at_once_are_each_what_one_run_says() -> None:
+    """A voice build renders pieces a few espeak-ng processes at a time: in order, each as alone."""
+    voice = EspeakVoice()
+    texts = ["天黑请闭眼。", "七号", "、", "预言家请睁眼。", "十二号", "七号"]
+    together = list(voice.synthesize_many(texts))
+    assert [t for t, _ in together] == texts
+    assert all(np.array_equal(audio, voice.synthesize(t)) for t, audio in together)

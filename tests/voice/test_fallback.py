@@ -4,14 +4,15 @@ announced exactly once, and what is heard is what is cached."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from voice_testkit import Counting, FakeVoice, Unplugged
+from voice_testkit import Counting, FakeVoice, Unplugged, tone
 
 from narrator.judge.script import Script, seats
 from narrator.voice import EdgeVoice, EspeakVoice, FallbackVoice, Speaker, VoiceCache, make_voice
-from narrator.voice.base import Audio
+from narrator.voice.base import Audio, VoiceUnavailable
 
 PIECES = ["昨晚死亡的是", "三号", "七号", "天亮了，请大家睁眼。", "三号"]
 
@@ -74,3 +75,41 @@ def test_a_working_primary_is_used_and_nothing_is_said(fake_voice: FakeVoice) ->
     voice.synthesize("七号")
     assert fake_voice.calls == ["七号"] and spare.calls == [] and said == []
     assert voice.key == fake_voice.key
+
+
+class DropsAfter(FakeVoice):
+    """A voice that says the first `n` texts it is given together, then cannot be reached."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__("drops")
+        self.n = n
+
+    def synthesize(self, text: str) -> Audio:
+        raise VoiceUnavailable("gone")
+
+    def synthesize_many(self, texts: list[str]) -> Iterator[tuple[str, Audio]]:
+        for text in texts[: self.n]:
+            self.calls.append(text)
+            yield text, tone(text)
+        raise VoiceUnavailable("the line dropped")
+
+
+def test_rendering_many_falls_back_mid_way_and_caches_each_piece_under_the_voice_that_said_it(
+    tmp_path: Path,
+) -> None:
+    said: list[str] = []
+    primary, fallback = DropsAfter(2), FakeVoice("spare")
+    voice = FallbackVoice(primary, fallback, warn=said.append)
+    speaker = Speaker(voice, VoiceCache(tmp_path))
+    pieces = ["三号", "七号", "天亮了", "昨晚死亡的是", "三号"]
+    done: list[None] = []
+    speaker.ensure_all(pieces, lambda: done.append(None))
+    assert primary.calls == ["三号", "七号"] and fallback.calls == ["天亮了", "昨晚死亡的是"]
+    assert len(said) == 1 and "is unreachable (the line dropped)" in said[0]
+    cache = VoiceCache(tmp_path)
+    assert [p for p in pieces if cache.has(primary.key, p)] == ["三号", "七号", "三号"]
+    assert [p for p in pieces if cache.has(fallback.key, p)] == ["天亮了", "昨晚死亡的是"]
+    assert len(done) == 4 and speaker.synthesized == 4, "once per distinct piece"
+    speaker.ensure_all(pieces)  # a second build: what the primary said is missing for the voice now in use
+    assert fallback.calls == ["天亮了", "昨晚死亡的是", "三号", "七号"] and speaker.synthesized == 6
+    assert speaker.missing(pieces) == [] and primary.calls == ["三号", "七号"], "the primary is not retried"

@@ -10,7 +10,7 @@ from voice_testkit import mp3_of
 
 from narrator.audio import SAMPLE_RATE
 from narrator.voice.base import Audio, VoiceError
-from narrator.voice.pcm import decode_mp3, duration_ms, read_wav, resample, silence, trim
+from narrator.voice.pcm import decode_mp3, decode_mp3s, duration_ms, read_wav, resample, silence, trim
 
 
 def sine(freq_hz: float, rate_hz: int, seconds: float) -> Audio:
@@ -73,6 +73,17 @@ def test_decode_mp3_gives_24khz_float32_of_the_same_sound() -> None:
 def test_decode_mp3_of_garbage_is_a_voice_error() -> None:
     with pytest.raises(VoiceError, match="ffmpeg"):
         decode_mp3(b"\x00" * 1000)
+    with pytest.raises(VoiceError, match="ffmpeg"):
+        decode_mp3s([mp3_of(sine(440, SAMPLE_RATE, 0.3)), b"\x00" * 1000])
+
+
+def test_one_ffmpeg_decodes_many_clips_each_as_alone() -> None:
+    clips = [mp3_of(sine(hz, SAMPLE_RATE, seconds)) for hz, seconds in ((440, 1.0), (300, 0.3), (880, 2.0))]
+    together = decode_mp3s(clips)
+    assert len(together) == 3 and decode_mp3s([]) == []
+    for clip, audio in zip(clips, together, strict=True):
+        assert audio.dtype == np.float32 and np.array_equal(audio, decode_mp3(clip))
+    assert [round(dominant_hz(a)) for a in together] == [440, 300, 880]
 
 
 def test_trim_cuts_the_silence_around_a_sound_but_keeps_a_margin() -> None:

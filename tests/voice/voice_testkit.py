@@ -145,6 +145,9 @@ class EdgeServer:
     mp3: bytes
     requests: list[str] = field(default_factory=list)
     """The SSML request messages received."""
+    open_now: int = 0
+    most_open: int = 0
+    """The most connections open at once."""
 
 
 def _serve_edge(server: EdgeServer, ready: threading.Event, box: dict[str, object]) -> None:
@@ -153,6 +156,15 @@ def _serve_edge(server: EdgeServer, ready: threading.Event, box: dict[str, objec
     async def speak(request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
+        server.open_now += 1
+        server.most_open = max(server.most_open, server.open_now)
+        try:
+            await answer(ws)
+        finally:
+            server.open_now -= 1
+        return ws
+
+    async def answer(ws: web.WebSocketResponse) -> None:
         async for msg in ws:
             if msg.type != WSMsgType.TEXT or "Path:ssml" not in msg.data:
                 continue
@@ -163,7 +175,6 @@ def _serve_edge(server: EdgeServer, ready: threading.Event, box: dict[str, objec
             for i in range(0, len(server.mp3), 4096):
                 await ws.send_bytes(len(audio_head).to_bytes(2, "big") + audio_head + server.mp3[i : i + 4096])
             await ws.send_str(head + "Path:turn.end\r\n\r\n{}")
-        return ws
 
     async def main() -> None:
         app = web.Application()
