@@ -64,7 +64,7 @@ def answer(c: Conductor, after_s: float = HOST_S) -> None:
 
 def take(witch_alive: bool, slow_at_secrets: bool = False) -> np.ndarray:
     """Play the night and record the table's sink (again if the machine starved the output); the host
-    answers every question after 6 s, or (`slow_at_secrets`) the wolves' after 0.5 s and the witch's — her
+    answers every question after 3 s (`HOST_S`), or (`slow_at_secrets`) the wolves' after 0.5 s and the witch's — her
     questions, or 过 when she is dead — after 4.5 s."""
     secret_s = SECRETS_S if slow_at_secrets else HOST_S
     dead = [PASS_Q] if slow_at_secrets else []
