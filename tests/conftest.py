@@ -154,11 +154,13 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadGro
 
 
 class RealtimeFirstScheduling(LoadGroupScheduling):
-    """`--dist loadgroup` (a group's tests on one worker, the work units handed out in the order collected),
-    except that a real-time unit (a real-time test, or a group holding one) goes only to a worker at normal
-    priority, which takes the real-time units before any other; a niced worker takes the others in order and
-    stops when only real-time units are left. So the real-time tests start first, two at a time on two cores
-    as before, and the computing fills the time they leave idle."""
+    """`--dist loadgroup` (a group's tests on one worker, the work units handed out in the order collected,
+    the long work first), except that a real-time unit (a real-time test, or a group holding one) goes only to
+    a worker at normal priority, which takes the real-time units before any other and then the others from the
+    front (the long ones); a niced worker takes the others from the back (the short ones: it computes only
+    while a core idles, and a long unit started there would be left to the end) and stops when only
+    real-time units are left. So the real-time tests start at once, two at a time on two cores as before,
+    and the computing fills the time they leave idle."""
 
     def _split_scope(self, nodeid: str) -> str:
         scope = super()._split_scope(nodeid)
@@ -168,13 +170,13 @@ class RealtimeFirstScheduling(LoadGroupScheduling):
         units: list[str] = list(self.workqueue)
         realtime = [unit for unit in units if unit.startswith(f"{REALTIME}:")]
         if is_niced(node.gateway.id) and any(not is_niced(n.gateway.id) and not n.shutting_down for n in self.nodes):
-            return next((unit for unit in units if unit not in realtime), None)
+            return next((unit for unit in reversed(units) if unit not in realtime), None)
         return realtime[0] if realtime else units[0] if units else None
 
     def _assign_work_unit(self, node: WorkerController) -> None:
         unit = self._next_unit(node)
         if unit is not None:
-            self.workqueue.move_to_end(unit, last=False)  # the one the base class takes
+            self.workqueue.move_to_end(unit, last=False)  # where the base class takes it
             super()._assign_work_unit(node)
 
     def _reschedule(self, node: WorkerController) -> None:
