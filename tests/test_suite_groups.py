@@ -83,6 +83,11 @@ def ran(request):
                 f"{request.node.name}\\n")
 
 
+@pytest.mark.parametrize("n", range(24))
+def test_computes(n):  # collected first, run after the real-time tests on the workers at normal priority
+    pass
+
+
 @pytest.mark.parametrize("n", range(4))
 def test_plays(pulse, n):
     pass
@@ -106,10 +111,6 @@ def test_a_room_with_the_set_up(built, room, n):
 def test_reads_the_set_up_only(built):
     pass
 
-
-@pytest.mark.parametrize("n", range(24))
-def test_computes(n):
-    pass
 '''
 
 
