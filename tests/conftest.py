@@ -11,13 +11,32 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
+from xdist.remote import Producer
+from xdist.scheduler import LoadGroupScheduling
+from xdist.workermanage import WorkerController
 
-# --- Running in parallel (pytest-xdist: `./dev test` runs `-n auto --dist loadgroup`) ----------------
-# Two rules keep parallel workers out of each other's way, for every test file, including ones not yet
+# --- Running in parallel (pytest-xdist: `./dev test` runs `-n <2 per core> --dist loadgroup`) -----------
+# Three rules keep parallel workers out of each other's way, for every test file, including ones not yet
 # written: each worker has a sound server of its own (a private XDG_RUNTIME_DIR, so the `pulse` fixture
-# below starts one per worker and its null sinks record only that worker's sound), and the tests that
-# share an instance of a module- or class-scoped fixture (an expensive set-up they only read) run on one
-# worker, so the set-up is made once rather than once per worker.
+# below starts one per worker and its null sinks record only that worker's sound); the tests that share an
+# instance of a module- or class-scoped fixture (an expensive set-up they only read) run on one worker, so
+# the set-up is made once rather than once per worker; and the real-time tests (below) run only on workers at
+# normal priority, while the workers beyond one per core compute at the lowest priority in the time the
+# real-time tests leave idle (RealtimeFirstScheduling, at the end of this section).
+
+REALTIME_FIXTURES = ("pulse",)
+"""A test that uses one of these, directly or through another fixture (every room of tests/room/), plays or
+records through the sound server in real time: it is marked `realtime`."""
+NICEST = 19  # the lowest priority: such a worker has a core only when the real-time ones leave it idle
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0))
+
+
+def is_niced(worker: str) -> bool:
+    """Workers gw0 … gw<cores-1> run at normal priority; the ones beyond (gw2, gw3 on two cores) at NICEST."""
+    return worker.startswith("gw") and worker[2:].isdigit() and int(worker[2:]) >= cores()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -26,6 +45,9 @@ def pytest_configure(config: pytest.Config) -> None:
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker is None:
         return
+    if is_niced(worker):  # every thread of this worker (Linux keeps a priority per thread), and what it starts
+        for task in os.listdir("/proc/self/task"):
+            os.setpriority(os.PRIO_PROCESS, int(task), NICEST)
     runtime = tempfile.mkdtemp(prefix=f"narrator-{worker}-", dir="/tmp")  # short: it holds the server's socket
     os.environ["XDG_RUNTIME_DIR"] = runtime
     for name in ("PULSE_RUNTIME_PATH", "PULSE_SERVER"):  # both would point every worker at one server
@@ -55,7 +77,11 @@ def shared_setups(item: pytest.Item) -> list[str]:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Iterator[None]:
     """Tests that share a set-up go to one worker together (the `xdist_group` mark, honoured by
     `--dist loadgroup`): tests are joined when they use the same instance of a shared fixture, directly or
-    through another test, so two set-ups of one module that no test uses together may run on two workers."""
+    through another test, so two set-ups of one module that no test uses together may run on two workers.
+    A test that uses the sound server is marked `realtime`; it and its group are named for the scheduler."""
+    for item in items:
+        if set(REALTIME_FIXTURES) & set(getattr(getattr(item, "_fixtureinfo", None), "names_closure", ())):
+            item.add_marker(pytest.mark.realtime)
     group_and_order(items)
     yield
     if getattr(config.option, "loadgroup", False):
@@ -82,6 +108,11 @@ def name_the_groups(items: list[pytest.Item]) -> None:
         assert item.nodeid == grouped, "this pytest keeps a test's id elsewhere: the groups would be ignored"
 
 
+REALTIME = "realtime"
+"""The group of the real-time tests that share no set-up (each its own work unit, see below); a group holding
+a real-time test is named `realtime:<its set-up>`: the controller sees only the tests' ids, and so their groups."""
+
+
 def group_and_order(items: list[pytest.Item]) -> None:
     parent: dict[str, str] = {}
 
@@ -94,9 +125,13 @@ def group_and_order(items: list[pytest.Item]) -> None:
     for keys in uses.values():
         for key in keys[1:]:
             parent[root(key)] = root(keys[0])
+    realtime_groups = {root(uses[i.nodeid][0]) for i in items if uses[i.nodeid] and i.get_closest_marker(REALTIME)}
     for item in items:
         if uses[item.nodeid]:
-            item.add_marker(pytest.mark.xdist_group(root(uses[item.nodeid][0])))
+            group = root(uses[item.nodeid][0])
+            item.add_marker(pytest.mark.xdist_group(f"{REALTIME}:{group}" if group in realtime_groups else group))
+        elif item.get_closest_marker(REALTIME):
+            item.add_marker(pytest.mark.xdist_group(REALTIME))
     # The long work first, the short last (longest first is how a few workers finish together): the groups
     # holding a slow test (a slow test sharing an expensive set-up, such as the voice cache builds), the
     # other slow tests, the other groups (a shared set-up), then the rest, each part in the order collected.
@@ -111,6 +146,49 @@ def group_and_order(items: list[pytest.Item]) -> None:
         return 1 if item.get_closest_marker("slow") else 2 if grouped else 3
 
     items.sort(key=part)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadGroupScheduling | None:
+    return RealtimeFirstScheduling(config, log) if config.getvalue("dist") == "loadgroup" else None
+
+
+class RealtimeFirstScheduling(LoadGroupScheduling):
+    """`--dist loadgroup` (a group's tests on one worker, the work units handed out in the order collected,
+    the long work first), except that a real-time unit (a real-time test, or a group holding one) goes only to
+    a worker at normal priority, which takes the real-time units before any other and then the others from the
+    front (the long ones); a niced worker takes the others from the back (the short ones: it computes only
+    while a core idles, and a long unit started there would be left to the end) and stops when only
+    real-time units are left. So the real-time tests start at once, two at a time on two cores as before,
+    and the computing fills the time they leave idle."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        scope = super()._split_scope(nodeid)
+        return f"{REALTIME}:{nodeid}" if scope == REALTIME else scope  # a real-time test of no group: a unit
+
+    def _next_unit(self, node: WorkerController) -> str | None:
+        units: list[str] = list(self.workqueue)
+        realtime = [unit for unit in units if unit.startswith(f"{REALTIME}:")]
+        if is_niced(node.gateway.id) and any(not is_niced(n.gateway.id) and not n.shutting_down for n in self.nodes):
+            return next((unit for unit in reversed(units) if unit not in realtime), None)
+        return realtime[0] if realtime else units[0] if units else None
+
+    def _assign_work_unit(self, node: WorkerController) -> None:
+        unit = self._next_unit(node)
+        if unit is not None:
+            self.workqueue.move_to_end(unit, last=False)  # where the base class takes it
+            super()._assign_work_unit(node)
+
+    def _reschedule(self, node: WorkerController) -> None:
+        if self.workqueue and not node.shutting_down and self._next_unit(node) is None:
+            node.shutdown()  # a niced worker, and only real-time units are left: it finishes what it holds
+            return
+        super()._reschedule(node)
+
+    def schedule(self) -> None:
+        # The base class stops the last nodes when there are more nodes than units: let those be niced ones.
+        self.assigned_work = dict(sorted(self.assigned_work.items(), key=lambda kv: is_niced(kv[0].gateway.id)))
+        super().schedule()
 
 
 # --- PulseAudio with null sinks (tests/audio) -------------------------------------------------------

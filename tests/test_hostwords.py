@@ -809,6 +809,7 @@ def test_anything_either_parses_to_an_accepted_type_or_is_refused(text: str, acc
         assert parse(text, accepts) == answer
 
 
+@pytest.mark.realtime  # times itself
 def test_tokenising_is_linear_in_the_length_of_the_text() -> None:
     """A long run of unknown characters is one token, built once (it used to grow by string concatenation:
     a 1,000,000-character line took 112 s)."""

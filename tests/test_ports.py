@@ -95,7 +95,7 @@ class Out:
     printed: Callable[[], str]
 
 
-@pytest.fixture(params=["fake", pytest.param("player", marks=pytest.mark.slow)])
+@pytest.fixture(params=["fake", pytest.param("player", marks=[pytest.mark.slow, pytest.mark.realtime])])
 def output(request: pytest.FixtureRequest) -> Iterator[Out]:
     if request.param == "fake":
         fake = RecordingOut(FakeClock())

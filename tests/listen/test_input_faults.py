@@ -66,6 +66,7 @@ def test_a_character_cut_in_two_at_the_limit_is_still_too_long_not_unreadable(cu
     assert "\ufffd" not in text and len(text) > MAX_CHARS
 
 
+@pytest.mark.realtime  # times itself
 def test_a_million_characters_are_refused_at_once_and_tokenised_in_linear_time() -> None:
     """The parser refuses a long text unread; its tokeniser is linear anyway (it was quadratic on a run of
     unknown characters: 112 s for a million)."""

@@ -78,6 +78,7 @@ def test_the_map_is_documented_where_the_host_reads_it() -> None:
     assert "Backspace" in out and "1.2.5+7" in out
 
 
+@pytest.mark.realtime  # answers within a second of wall time
 def test_keypad_keys_become_heard_answers_with_rub_out_undo_repeat_and_pause() -> None:
     keys = io.BytesIO(b"7\r" + b"35\x7f\x7f2\r" + b"\x7f" + b"/" + b"-" + b"-" + b"0\n")
     ear = KeypadEar(keys)
@@ -98,6 +99,7 @@ def test_typed_lines_are_heard_and_the_end_of_input_ends_listening() -> None:
     assert ear.listen(SAVE, 12, 2) is None and ear.closed.is_set()
 
 
+@pytest.mark.realtime  # answers within a second of wall time
 def test_typed_bytes_are_decoded_once_a_bad_line_is_refused_and_nothing_else_lost() -> None:
     """Invalid UTF-8 in a piped game (whatever the locale): that line is heard as U+FFFD and refused
     ("看不懂这一行"), the lines around it in the same chunk are heard as typed; a 1 MB line is cut and refused
@@ -136,6 +138,7 @@ class Later(QueueEar):
         self.post(Heard("八号", (("八号", 1.0),), "voice", 0.0, 0.1))
 
 
+@pytest.mark.realtime  # answers within a second of wall time
 def test_several_ears_first_answer_wins_and_stale_speech_is_dropped() -> None:
     keypad = KeypadEar(io.BytesIO(b""), raw_terminal=False)
     voice = QueueEar()
@@ -345,6 +348,7 @@ class SaysSeven:
         self.resets += 1
 
 
+@pytest.mark.realtime  # answers within a second of wall time
 def test_polling_the_same_prompt_in_slices_keeps_the_utterance_in_progress() -> None:
     import numpy as np
 

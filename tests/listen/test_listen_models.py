@@ -224,6 +224,7 @@ def test_the_cli_stops_an_endless_download_in_one_line(server: str, tmp_path: Pa
     assert "nothing was installed" in result.output and not (tmp_path / "m").exists()
 
 
+@pytest.mark.realtime  # stops within 5 s of wall time
 @pytest.mark.slow
 def test_ctrl_c_during_a_stalled_download_stops_at_once_and_leaves_nothing(server: str, tmp_path: Path) -> None:
     """The real command in its own process, started as a shell starts a background job (SIGINT ignored),

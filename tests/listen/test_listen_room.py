@@ -114,6 +114,7 @@ class ClipRecognizer:
 INNER = os.environ.get("NARRATOR_ROOM_TEST_INNER") == "1"
 
 
+@pytest.mark.realtime  # its inner run plays the room
 def test_the_room_game_in_a_process_of_its_own() -> None:
     """The room game below, run in a fresh interpreter: earlier tests' PortAudio streams in this process
     (the audio and microphone tests) were seen to stall the room's playback in a long run, never alone."""

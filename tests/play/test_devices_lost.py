@@ -25,7 +25,7 @@ from narrator.journal import FileStore, JournalError, load
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.realtime]  # a PulseAudio server of its own, not `pulse`
 SCRIPTED = host_script(demo_scenario())
 WORDS = ["开始", *SCRIPTED.utterances]
 
