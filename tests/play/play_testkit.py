@@ -8,6 +8,10 @@ from pathlib import Path
 
 import yaml
 
+from narrator.journal import MemoryStore
+from narrator.judge.host_words import ACK
+from narrator.play.scripted import Scripted
+from narrator.session import Session
 from narrator.sim.scenario import Scenario
 from narrator.zh import to_hans, to_hant
 
@@ -38,3 +42,32 @@ def ctrl_c_twice(proc: subprocess.Popen[str], before_s: float, between_s: float,
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=timeout_s)
     return out, err
+
+
+# --- A scripted host's words, counted by the game's answers: the 过s where a step asks nothing are not answers ---
+
+def answer_words(scripted: Scripted) -> list[str]:
+    """The host's words that answer the game, in order (not the 过s where a step asks him nothing)."""
+    return [w for w, kind in zip(scripted.utterances, scripted.kinds, strict=True) if kind != ACK]
+
+
+def words_to(scripted: Scripted, k: int) -> list[str]:
+    """The host's words up to (without) the one answering the game's answer k, the 过s before it included."""
+    at = [i for i, kind in enumerate(scripted.kinds) if kind != ACK]
+    return scripted.utterances[: at[k] if k < len(at) else len(scripted.utterances)]
+
+
+def words_after(scripted: Scripted, journal: bytes) -> list[str]:
+    """What the host says to a game resumed from `journal`: the words of the answers still to come, and 过
+    wherever a step asks nothing — also the ones owed since the journal's last said mark, asked again."""
+    session = Session.resume(MemoryStore(journal))
+    session.acks = True
+    answers, out = answer_words(scripted), []
+    while True:
+        session.take_lines()  # a 过 is asked only once the lines before it are taken
+        prompt = session.prompt
+        if prompt is None:
+            return out
+        word = "过" if prompt.kind == ACK else answers[len(session.answers)]
+        out.append(word)
+        session.submit(word)

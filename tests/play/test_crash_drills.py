@@ -21,12 +21,11 @@ import time
 from pathlib import Path
 
 import pytest
-from play_testkit import SCENARIOS
+from play_testkit import SCENARIOS, answer_words, words_after, words_to
 
 from narrator.engine.game import Game
 from narrator.engine.prompts import Prompt
-from narrator.journal import FileStore, MemoryStore, load
-from narrator.judge.host_words import ACK
+from narrator.journal import FileStore, load
 from narrator.play.scripted import Scripted, host_script
 from narrator.play.store import all_games
 from narrator.session import Session
@@ -105,33 +104,6 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Reference:
     out, err = proc.communicate("开始\n" + "".join(w + "\n" for w in scripted.utterances), timeout=60)
     assert proc.returncode == 0, err
     return Reference(scripted, out)
-
-
-def answer_words(scripted: Scripted) -> list[str]:
-    """The host's words that answer the game, in order (not the 过s where a step asks him nothing)."""
-    return [w for w, kind in zip(scripted.utterances, scripted.kinds, strict=True) if kind != ACK]
-
-
-def words_to(scripted: Scripted, k: int) -> list[str]:
-    """The host's words up to (without) the one answering the game's answer k, the 过s before it included."""
-    at = [i for i, kind in enumerate(scripted.kinds) if kind != ACK]
-    return scripted.utterances[: at[k] if k < len(at) else len(scripted.utterances)]
-
-
-def words_after(scripted: Scripted, journal: bytes) -> list[str]:
-    """What the host says to a game resumed from `journal`: the words of the answers still to come, and 过
-    wherever a step asks nothing — also the ones owed since the journal's last said mark, asked again."""
-    session = Session.resume(MemoryStore(journal))
-    session.acks = True
-    answers, out = answer_words(scripted), []
-    while True:
-        session.take_lines()  # a 过 is asked only once the lines before it are taken
-        prompt = session.prompt
-        if prompt is None:
-            return out
-        word = "过" if prompt.kind == ACK else answers[len(session.answers)]
-        out.append(word)
-        session.submit(word)
 
 
 def setup_args(scenario: Scenario) -> list[str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from play_testkit import demo_scenario
+from play_testkit import demo_scenario, words_after, words_to
 
 from narrator.journal import FileStore, JournalError, load
 from narrator.play.scripted import host_script
@@ -27,7 +27,10 @@ from narrator.play.store import all_games
 
 pytestmark = [pytest.mark.slow, pytest.mark.realtime]  # a PulseAudio server of its own, not `pulse`
 SCRIPTED = host_script(demo_scenario())
-WORDS = ["开始", *SCRIPTED.utterances]
+UNITS = [["开始", *words_to(SCRIPTED, 0)],
+         *(words_to(SCRIPTED, k + 1)[len(words_to(SCRIPTED, k)):] for k in range(len(SCRIPTED.game.answers)))]
+"""What the host types, answer by answer (开始 first): each answer's word with the 过s after it, where a step
+asked him nothing, up to the next answer's question."""
 
 
 class SoundServer:
@@ -128,7 +131,7 @@ class LiveGame:
     def type(self, n: int) -> None:
         """The host's next `n` words, each once the judge is listening; returns when the last was accepted."""
         assert self.proc.stdin is not None
-        for words in WORDS[self.typed:self.typed + n]:
+        for words in (w for unit in UNITS[self.typed:self.typed + n] for w in unit):
             self.proc.stdin.write(words + "\n")
             self.proc.stdin.flush()
         self.typed += n
@@ -151,7 +154,7 @@ class LiveGame:
 
     def finish(self) -> int:
         assert self.proc.stdin is not None
-        self.proc.stdin.write("".join(w + "\n" for w in WORDS[self.typed:]))
+        self.proc.stdin.write("".join(w + "\n" for unit in UNITS[self.typed:] for w in unit))
         self.proc.stdin.close()
         code = self.proc.wait(timeout=120)
         time.sleep(0.2)
@@ -164,7 +167,8 @@ class LiveGame:
         self.proc.wait(timeout=10)
         env = {**os.environ, "NARRATOR_DATA_DIR": str(self.home / "data"),
                "NARRATOR_CONFIG_DIR": str(self.home / "config")}
-        rest = WORDS[self.accepted() + 1:]
+        games = all_games(self.home / "data" / "games")
+        rest = words_after(SCRIPTED, games[0].journal.read_bytes())
         done = subprocess.run([sys.executable, "-m", "narrator.cli.main", "resume", *args],
                               input="".join(w + "\n" for w in rest), capture_output=True, text=True, env=env,
                               timeout=120, check=False)

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from play_testkit import SCENARIOS, ctrl_c_twice, demo_scenario
+from play_testkit import SCENARIOS, ctrl_c_twice, demo_scenario, words_after, words_to
 
 from narrator.journal import FileStore, load
 from narrator.judge.lines import Line
@@ -51,10 +51,11 @@ def test_ctrl_c_pauses_then_continue_and_a_second_ctrl_c_saves_and_exits(tmp_pat
     scenario = Scenario.load(SCENARIOS / "010_parity_win.yaml")
     scripted = host_script(scenario)
     words = scripted.utterances
+    three, six = len(words_to(scripted, 3)), len(words_to(scripted, 6))  # the host's 过s included
     args = ["play", *TEXT, "--preset", "8人标准局", "--rule", "win=parity", "--seed", str(scenario.seed)]
     proc = start(tmp_path, *args)
     assert proc.stdin is not None
-    proc.stdin.write("开始\n" + "".join(w + "\n" for w in words[:3]))
+    proc.stdin.write("开始\n" + "".join(w + "\n" for w in words[:three]))
     proc.stdin.flush()
     until(tmp_path, 3)
     time.sleep(0.3)
@@ -62,7 +63,7 @@ def test_ctrl_c_pauses_then_continue_and_a_second_ctrl_c_saves_and_exits(tmp_pat
     time.sleep(0.5)
     proc.stdin.write("继续\n")  # … until 继续
     proc.stdin.flush()
-    proc.stdin.write("".join(w + "\n" for w in words[3:6]))
+    proc.stdin.write("".join(w + "\n" for w in words[three:six]))
     proc.stdin.flush()
     until(tmp_path, 6)
     out, _ = ctrl_c_twice(proc, 0.3, 0.3, 20)
@@ -72,7 +73,8 @@ def test_ctrl_c_pauses_then_continue_and_a_second_ctrl_c_saves_and_exits(tmp_pat
     assert f"narrator resume {saved.id}" in out
     assert answers(tmp_path) == 6
     resumed = start(tmp_path, "resume", *TEXT)
-    out, _ = resumed.communicate("".join(w + "\n" for w in words[6:]), timeout=30)
+    rest = words_after(scripted, saved.journal.read_bytes())
+    out, _ = resumed.communicate("".join(w + "\n" for w in rest), timeout=30)
     assert resumed.returncode == 0, out
     assert saved.load().game.journal == scripted.game.journal
 

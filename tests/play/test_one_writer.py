@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from play_testkit import SCENARIOS, ctrl_c_twice
+from play_testkit import SCENARIOS, answer_words, ctrl_c_twice, words_after, words_to
 
 from narrator.journal import JournalError
 from narrator.play.scripted import host_script
@@ -81,7 +81,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 def test_a_second_writer_is_refused_naming_the_holder(tmp_path: Path) -> None:
     data = tmp_path / "data"
     first = narrator(data, "play", *TEXT, *SETUP)
-    say(first, "开始", *WORDS[:3])
+    say(first, "开始", *words_to(SCRIPTED, 3))
     wait_until(first, lambda: marked(data, 3), "three answers")
     [saved] = all_games(data / "games")
     second = narrator(data, "resume", saved.id, *TEXT)
@@ -89,7 +89,7 @@ def test_a_second_writer_is_refused_naming_the_holder(tmp_path: Path) -> None:
     assert second.returncode == 2
     assert err.count("\n") == 1 and f"pid {first.pid}" in err, err
     before = journal(data)
-    say(first, *WORDS[3:])
+    say(first, *WORDS[len(words_to(SCRIPTED, 3)):])
     _, err = first.communicate(timeout=60)
     assert first.returncode == 0, err
     assert journal(data).startswith(before)  # the refused writer wrote nothing
@@ -195,15 +195,16 @@ def test_a_full_disk_mid_game_waits_and_takes_the_answer_again(tmp_path: Path, r
         wait_until(proc, lambda: (data / "games").is_dir(), "the games folder")
         filler = fill(disk)
         os.truncate(filler, filler.stat().st_size - 3 * 4096)
-        say(proc, "开始", *WORDS[:13])
+        first = words_to(SCRIPTED, 13)  # the host's 过s where a step asks nothing included
+        say(proc, "开始", *first)
         wait_until(proc, lambda: marked(data, 13), "thirteen answers")
         before = journal(data)
-        say(proc, WORDS[13])
+        say(proc, answer_words(SCRIPTED)[13])
         time.sleep(1.5)  # the game tried, told the host, and waits
         assert proc.poll() is None
         assert journal(data) == before  # not acknowledged, and no half line
         filler.unlink()
-        say(proc, *WORDS[13:])  # the question is asked again: the answer again, then the rest
+        say(proc, *WORDS[len(first):])  # the question is asked again: the answer again, then the rest
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
         assert "存不了游戏" in out and "又能保存了" in out and "No space left" in out
@@ -219,7 +220,7 @@ def test_a_read_only_data_folder_is_one_line_and_exit_2_and_readers_still_read(t
     with small_disk(tmp_path / "disk") as disk:
         data = disk / "data"
         proc = narrator(data, "play", *TEXT, *SETUP)
-        proc.communicate("开始\n" + "".join(w + "\n" for w in WORDS[:3]), timeout=60)
+        proc.communicate("开始\n" + "".join(w + "\n" for w in words_to(SCRIPTED, 3)), timeout=60)
         assert proc.returncode == 3
         [saved] = all_games(data / "games")
         files = sorted(p.name for p in saved.folder.iterdir())
@@ -239,7 +240,7 @@ def test_a_read_only_data_folder_is_one_line_and_exit_2_and_readers_still_read(t
 def test_sigterm_and_sighup_save_and_the_resumed_game_is_the_same(tmp_path: Path, signum: int, code: int) -> None:
     data = tmp_path / "data"
     proc = narrator(data, "play", *TEXT, *SETUP)
-    say(proc, "开始", *WORDS[:8])
+    say(proc, "开始", *words_to(SCRIPTED, 8))
     wait_until(proc, lambda: marked(data, 8), "eight answers")
     proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
@@ -247,7 +248,8 @@ def test_sigterm_and_sighup_save_and_the_resumed_game_is_the_same(tmp_path: Path
     [saved] = all_games(data / "games")
     assert f"narrator resume {saved.id}" in out and "Traceback" not in err
     again = narrator(data, "resume", *TEXT)
-    out, err = again.communicate("".join(w + "\n" for w in WORDS[8:]), timeout=60)
+    out, err = again.communicate("".join(w + "\n" for w in words_after(SCRIPTED, saved.journal.read_bytes())),
+                                 timeout=60)
     assert again.returncode == 0, err
     assert saved.load().game.journal == SCRIPTED.game.journal
 
@@ -266,7 +268,7 @@ def test_resume_without_an_id_names_the_games_it_skips(tmp_path: Path) -> None:
     data = tmp_path / "data"
     for answers in (3, 0, 2):  # the oldest has answers; a newer one has none; the newest is damaged
         proc = narrator(data, "play", *TEXT, *SETUP)
-        proc.communicate("开始\n" + "".join(w + "\n" for w in WORDS[:answers]), timeout=60)
+        proc.communicate("开始\n" + "".join(w + "\n" for w in words_to(SCRIPTED, answers)), timeout=60)
         time.sleep(1.05)  # a new second: a new folder name
     oldest, empty, damaged = all_games(data / "games")
     damaged.journal.write_bytes(damaged.journal.read_bytes().replace(b'"seats": [', b'"seats": [1, ', 1))
