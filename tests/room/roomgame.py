@@ -196,14 +196,20 @@ def play_steps(run: GameRun, ears: Listening, done: threading.Event, steps: list
             answer(run, ears, kind, words, pack, lambda i=i: progress() > i or done.is_set(), attempt=tries - 1)
 
 
+HEARD_S = 15.0
+"""s the host waits for the judge to take his words (or read them back) before he says them again. 8 s was too
+short on a busy machine: the device, starved, read "关机" back after the host had said it again, and asked
+once more (right, but not the session the test expects)."""
+
+
 def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, taken: Callable[[], bool],
            quiet_s: float = QUIET_S, attempt: int = 0) -> None:
-    """Say `words` once (the judge has finished; the `attempt`-th try, HOST_VOICES) and wait up to 8 s for
-    `taken()`; a read-back ("二号，对吗？") gets 确认 if it is what was said, else 不对 (and the caller says it
-    again)."""
+    """Say `words` once (the judge has finished; the `attempt`-th try, HOST_VOICES) and wait up to
+    `HEARD_S` for `taken()`; a read-back ("二号，对吗？") gets 确认 if it is what was said, else 不对 (and the
+    caller says it again)."""
     say(run, kind, words, pack, attempt)
     seen = len(run.printed)
-    deadline = time.monotonic() + 8
+    deadline = time.monotonic() + HEARD_S
     while not taken() and time.monotonic() < deadline:
         asked = [(t, line) for t, line in run.printed[seen:] if READ_BACK in line]
         if asked:
@@ -214,7 +220,7 @@ def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, tak
             say(run, "read-back", "确认" if right else "不对", pack)
             if not right:
                 return
-            deadline = time.monotonic() + 8
+            deadline = time.monotonic() + HEARD_S
         time.sleep(0.1)
 
 
