@@ -207,8 +207,8 @@ def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, tak
     """Say `words` once (the judge has finished; the `attempt`-th try, HOST_VOICES) and wait up to
     `HEARD_S` for `taken()`; a read-back ("二号，对吗？") gets 确认 if it is what was said, else 不对 (and the
     caller says it again)."""
+    seen = len(run.printed)  # before he speaks: the judge may read back before the clip's tail has played
     say(run, kind, words, pack, attempt)
-    seen = len(run.printed)
     deadline = time.monotonic() + HEARD_S
     while not taken() and time.monotonic() < deadline:
         asked = [(t, line) for t, line in run.printed[seen:] if READ_BACK in line]
