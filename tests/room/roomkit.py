@@ -231,6 +231,27 @@ def lag_s(x: np.ndarray, y: np.ndarray, rate: int, max_s: float = 0.3) -> float:
     return float(np.argmax(corr[: round(max_s * rate)])) / rate
 
 
+def resample(x: np.ndarray, rate: int, to: int) -> np.ndarray:
+    """`x` at `rate` Hz as `to` Hz (linear interpolation: enough to find where a clip lies in a recording)."""
+    n = round(len(x) * to / rate)
+    return np.interp(np.arange(n) * rate / to, np.arange(len(x)), x).astype(np.float32)
+
+
+def starts_s(x: np.ndarray, clip: np.ndarray, rate: int, count: int = 1) -> list[float]:
+    """Where in `x` (s, in order) the `count` copies of `clip` (same rate, not overlapping) start: the highest
+    peaks of their cross-correlation, each at least the clip's length from the others. A recording's own
+    samples say where a sound lies; when a process started playing or recording it does not (paplay and parec
+    start late by different amounts on a busy machine)."""
+    n = 1 << int(np.ceil(np.log2(len(x) + len(clip))))
+    corr = np.fft.irfft(np.fft.rfft(x, n) * np.conj(np.fft.rfft(clip, n)), n)[: max(1, len(x) - len(clip) + 1)]
+    found: list[int] = []
+    for _ in range(count):
+        best = int(np.argmax(corr))
+        found.append(best)
+        corr[max(0, best - len(clip) + 1): best + len(clip)] = -np.inf
+    return sorted(f / rate for f in found)
+
+
 def erle_db(before: np.ndarray, after: np.ndarray, rate: int = 16_000, block_s: float = 0.1,
             floor_db: float = -50.0) -> float:
     """Echo return loss enhancement: energy of the microphone's echo over the canceller's output, on the

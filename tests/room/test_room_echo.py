@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from roomkit import Recorder, Room, erle_db, espeak, play, wav_seconds
+from roomkit import Recorder, Room, erle_db, espeak, play, resample, starts_s
 from typer.testing import CliRunner
 
 from narrator.audio import SAMPLE_RATE
@@ -55,28 +55,35 @@ def test_setup_loads_the_canceller_doctor_checks_it_and_it_takes_the_judge_out(
         player.start(ready_timeout_s=10)
         mixer.switch_bed("night")
         raw, out_ = Recorder("air.monitor"), Recorder(echo.SOURCE)
-        t0 = max(raw.t0, out_.t0)
         try:
             mixer.enqueue(judge, "all", 0.3)  # the canceller converges on the first line …
+            mixer.enqueue(judge, "all", 0.3)  # … and is measured on the second
             player.wait_drained(timeout_s=30)
-            second = time.monotonic() - t0 + player.output_latency_s
-            mixer.enqueue(judge, "all", 0.3)  # … and is measured on the next
-            player.wait_drained(timeout_s=30)
-            host_at = time.monotonic() - t0
             play(host).wait(timeout=30)
             time.sleep(0.3)
         finally:
             a, b = raw.stop(), out_.stop()
             player.close()
-        span = len(judge) / SAMPLE_RATE
+
+        # Where each sound lies is read off the recordings themselves (each recorder and player starts late by
+        # its own amount when the machine is busy): the two judge lines and the host in the microphone's
+        # recording, the host in the canceller's output (he goes through it), which aligns the two.
+        rate = 16_000
+        spoken = resample(judge, SAMPLE_RATE, rate)
+        host_clip = decode_file(host)
+        said = resample(host_clip, SAMPLE_RATE, rate)
+        host_at = starts_s(a, said, rate)[0]
+        first, second = starts_s(a[: int(host_at * rate)], spoken, rate, count=2)
+        shift = starts_s(b, said, rate)[0] - host_at  # the canceller's output against the microphone
 
         def cut(x: np.ndarray, s: float, d: float) -> np.ndarray:
-            return x[int(s * 16_000): int((s + d) * 16_000)]
+            return x[max(0, int(s * rate)): int((s + d) * rate)]
 
-        assert erle_db(cut(a, second, span), cut(b, second, span)) > 20  # the judge's voice: at least 20 dB down
-        host_span = wav_seconds(host) + 0.2
-        host_change = erle_db(cut(a, host_at, host_span), cut(b, host_at, host_span), floor_db=-45)
-        assert abs(host_change) < 6  # the host goes through
+        span, host_span = len(spoken) / rate, len(said) / rate
+        erle = erle_db(cut(a, second, span), cut(b, second + shift, span))
+        assert erle > 20, f"the judge's voice {erle:.1f} dB down (lines at {first:.2f} and {second:.2f} s)"
+        host_change = erle_db(cut(a, host_at, host_span), cut(b, host_at + shift, host_span), floor_db=-45)
+        assert abs(host_change) < 6, f"the host's voice changed by {host_change:.1f} dB (at {host_at:.2f} s)"
 
         code, out = invoke("setup", "--yes", "--skip-voices", "--skip-model", "--no-test", "--no-echo-cancel")
         assert code == 0 and echo.loaded() is None, out
