@@ -38,6 +38,9 @@ from narrator.numbers import chinese_number as zh_number
 GRAMMARS_DIR = Path(__file__).resolve().parents[2] / "grammars"
 UNK = "[unk]"
 CONTROLS = ("repeat", "undo", "pause", "resume", "confirm", "deny")
+START_CONTROLS = ("repeat", "pause", "resume")
+"""The controls that mean something before the first question (the cards line said again, a pause): no
+answer has been given to take back, confirm or deny."""
 WAKE_KINDS = frozenset({"speech.end", "last_words.end"})
 """Prompts where players talk (day, election and PK speeches, last words): commands need the judge's name."""
 COMMAND_WEIGHT = 1.0
@@ -85,8 +88,8 @@ class Pack:
                 return name
         return None
 
-    def control_words(self) -> list[str]:
-        return [w for name in CONTROLS for w in self.controls.get(name, ())]
+    def control_words(self, names: tuple[str, ...] = CONTROLS) -> list[str]:
+        return [w for name in names for w in self.controls.get(name, ())]
 
     def own_words(self) -> frozenset[str]:
         """The words this pack adds to the parser's: controls, the judge's name, start words (extras are
@@ -156,8 +159,8 @@ def legal_host_words(prompt: Prompt, max_seat: int, pack: Pack) -> list[str]:
     """Host words legal at this prompt: its words, only the seats it may name, the extras, the controls
     (without the judge's name: `Grammar.phrases_for` puts it in front where it is needed). A prompt that
     lists its own `words` in `info` (the lobby of `narrator serve`) offers exactly those."""
-    if prompt is START:
-        return list(dict.fromkeys([*pack.start, *pack.control_words()]))
+    if prompt is START:  # 开始, 规则 … (Session.explain before the start) and the controls that mean something
+        return list(dict.fromkeys([*pack.start, *pack.extra.get("rules", ()), *pack.control_words(START_CONTROLS)]))
     own = prompt.info.get("words")
     words: list[str] = list(own) if own is not None else phrases(prompt.accepts, max_seat)
     if own is None and prompt.accepts == {Seats} and prompt.seats:

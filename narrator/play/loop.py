@@ -173,8 +173,8 @@ class Live:
     # ---- the game -------------------------------------------------------------------------------------
 
     def wait_for_start(self, ear: GuardedEar, dialogue: Dialogue) -> None:
-        """Before the first answer: the cards to deal, then "开始". Ctrl-C pauses here as everywhere (the
-        pause holds until 继续; a second Ctrl-C quits)."""
+        """Before the first answer: the cards to deal, then "开始"; 重复 says the cards line again, 规则 … is
+        answered aloud. Ctrl-C pauses here as everywhere (the pause holds until 继续; a second Ctrl-C quits)."""
         self.speak([play_lines.deal_line(self.script, self.session.setup)])
         words = play_lines.start_words(self.script)
         while True:
@@ -189,6 +189,9 @@ class Live:
                 continue
             if text in words:
                 return
+            if control == "repeat":  # 重复: the cards line again
+                self.speak([play_lines.deal_line(self.script, self.session.setup)])
+                continue
             explained = self.session.explain(text, before_start=True)  # 规则 … while the cards are dealt
             if isinstance(explained, Refused):
                 explained = [explained.line]

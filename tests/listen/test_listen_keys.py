@@ -175,6 +175,9 @@ def test_grammar_offers_only_what_is_legal_now_in_words_the_model_knows() -> Non
     assert g.command("[unk] 过", SPEECH, 12) is None and g.command("法官", SPEECH, 12) is None
     assert g.command("七 号", KILL, 12) == "七 号"  # at night no name is needed
     assert "开始" in g.phrases_for(START, 12) and "法官 开始" not in g.phrases_for(START, 12)
+    # Before the first question: the cards line again, a pause, the rules — nothing to take back or confirm.
+    start = set(g.phrases_for(START, 12))
+    assert {"重复", "暂停", "继续", "规 则"} <= start and not {"撤销", "确认", "不对", "七 号"} & start
 
 
 def test_where_people_talk_a_reading_with_filler_before_or_inside_the_command_is_not_one() -> None:

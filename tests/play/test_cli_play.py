@@ -139,6 +139,18 @@ def test_undo_repeat_and_refusals_in_text(home: Path) -> None:
     assert saved.load().game.journal == game.journal  # type: ignore[attr-defined]
 
 
+def test_repeat_before_the_start_says_the_cards_again_and_nothing_else_starts_the_game(home: Path) -> None:
+    """重复 while the cards are dealt says the cards line again; 撤销 there (nothing to take back) is not 开始."""
+    words, game = demo_words()
+    code, out = invoke("play", *TEXT, "--seed", "2026", input="\n".join(["重复", "撤销", *words]) + "\n")
+    assert code == 0, out
+    cards = [line for line in out.splitlines() if "本局十二人：四狼人，四村民，预言家，女巫，猎人，白痴。" in line]
+    assert len(cards) == 2 and all(line.startswith("🔊") for line in cards), cards
+    assert "准备好了请说开始。" in out  # 撤销 is no start word
+    [saved] = all_games()
+    assert saved.load().game.journal == game.journal  # type: ignore[attr-defined]
+
+
 def test_rules_and_natural_host_words_at_every_prompt(home: Path) -> None:
     """规则 … is answered where it is asked — to the table before the start and by day, to the host alone at
     night — and changes nothing; 没有人退水 is an answer, 五号退水 during the speeches gets the hint."""
