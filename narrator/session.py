@@ -140,6 +140,7 @@ class Session:
         self._ack: Prompt | None = None  # the acknowledgement asked now
         self._held: list[_Group] = []  # lines taken from the game, said after the acknowledgement
         self._wait: list[int] | None = None  # the last table line's words, and how many were asked since
+        self._again: Prompt | None = None  # a prompt asked again after 撤销: its words were counted already
 
     @classmethod
     def resume(cls, store: JournalStore) -> Session:
@@ -243,7 +244,9 @@ class Session:
         call) stands for all of them."""
         out: list[_Group] = []
         while self._held and self._ack is None:
-            if self._ack_due(*self._held[0]):
+            if self._held[0][0] is self._again:  # said again after 撤销: the host's words are followed already
+                self._again = None
+            elif self._ack_due(*self._held[0]):
                 self._ack = ACKNOWLEDGEMENT
                 out.append((self._ack, _said(self.judge.prompt_lines(self._ack, self.game.state))))
                 break
@@ -269,8 +272,8 @@ class Session:
         """Resume: follow the words of the table lines the table heard before the mark (`_replay_unheard`'s
         n and question_heard), so a 过 the host owes after the mark is asked again."""
         for what, lines in self._heard_groups(game, n, question_heard):
-            if self._ack_due(what, lines):  # a 过 asked (and answered) before the mark
-                self._ack_due(what, lines)
+            if self._ack_due(what, lines):  # a 过 was asked (and answered) before them: the wait closed, and
+                self._ack_due(what, lines)  # these lines' own words are followed from here, as _release does
 
     def _heard_groups(self, game: Game, n: int, question_heard: bool) -> Iterator[_Group]:
         at, shadow, seen = Game(self.setup, self.seed), State(), 0
@@ -461,9 +464,12 @@ class Session:
         self.game = self.game.undo()
         self._said = False
         self._marked = -1
-        self._ack, self._held, self._wait = None, [], None  # the re-asked prompt asks its words again
+        self._ack, self._held, self._wait, self._again = None, [], None, None
         if self._seen > len(self.game.journal):  # lines after the cut were said: the state goes back too
             self._shadow, self._seen = State.fold(self.game.journal), len(self.game.journal)
+        if self.acks:  # the host's words owed stand as when the re-asked prompt was first asked, 过s included
+            self._follow_heard(self.game, len(self.game.answers), True)
+            self._again = self.game.prompt
 
     def close(self) -> None:
         if self.store is not None:
