@@ -42,21 +42,41 @@ house-rule switch would change every journal; what the rules do shows in the oth
 
 
 def canon(v: Any) -> Any:
-    if isinstance(v, enum.Enum):
-        return v.value
-    if type(v).__name__ == "When":  # a value now, a string before: it reads the same ("night1")
+    if isinstance(v, type):  # a class itself: only its name
         return str(v)
-    if is_dataclass(v) and not isinstance(v, type):
-        return {"type": type(v).__name__} | {
-            f.name: canon(getattr(v, f.name)) for f in fields(v) if f.name not in PROJECTED
-        }
-    if isinstance(v, tuple | list):
-        return [canon(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): canon(x) for k, x in v.items()}
-    if isinstance(v, int | float | str | bool | type(None)):
+    kind = KINDS.get(type(v)) or KINDS.setdefault(type(v), kind_of(v))
+    if kind == "plain":
         return v
-    return str(v)
+    if kind == "list":
+        return [canon(x) for x in v]
+    if kind == "enum":
+        return v.value
+    if kind == "dict":
+        return {str(k): canon(x) for k, x in v.items()}
+    if kind == "str":
+        return str(v)
+    return {"type": type(v).__name__} | {name: canon(getattr(v, name)) for name in kind}
+
+
+KINDS: dict[type, Any] = {}
+"""How canon() writes a value of each type, found once per type (a journal holds some hundred thousand
+values of a few dozen types): "plain", "list", "enum", "dict", "str", or a dataclass's field names."""
+
+
+def kind_of(v: Any) -> Any:
+    if isinstance(v, enum.Enum):
+        return "enum"
+    if type(v).__name__ == "When":  # a value now, a string before: it reads the same ("night1")
+        return "str"
+    if is_dataclass(v):
+        return tuple(f.name for f in fields(v) if f.name not in PROJECTED)
+    if isinstance(v, tuple | list):
+        return "list"
+    if isinstance(v, dict):
+        return "dict"
+    if isinstance(v, int | float | str | bool | type(None)):
+        return "plain"
+    return "str"
 
 
 def line(x: Line) -> list[str]:

@@ -37,8 +37,12 @@ def test_alone(n):
 def run_suite(tmp_path: Path, suite: str, workers: int, passed: int, cpus: set[int] | None = None) -> None:
     shutil.copy(Path(__file__).with_name("conftest.py"), tmp_path / "conftest.py")
     (tmp_path / "test_suite.py").write_text(suite, encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "pytest", "-n", str(workers), "--dist", "loadgroup", "-q", "-p",
-                          "no:cacheprovider", "-W", "ignore::pytest.PytestUnknownMarkWarning", str(tmp_path)],
+    # Only xdist and this conftest schedule; the suite's other plugins (hypothesis, benchmark, timeout) only cost
+    # each of the 3-5 processes a second of start-up (pytest rewrites their packages' asserts on import).
+    run = subprocess.run([sys.executable, "-m", "pytest", "-n", str(workers), "--dist", "loadgroup", "-q",
+                          *(arg for plugin in ("cacheprovider", "hypothesispytest", "benchmark", "timeout")
+                            for arg in ("-p", f"no:{plugin}")),
+                          "-W", "ignore::pytest.PytestUnknownMarkWarning", str(tmp_path)],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
                          env={**os.environ, "MADE": str(tmp_path / "made.txt"), "RAN": str(tmp_path / "ran.txt")},
                          preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus))

@@ -92,10 +92,14 @@ def tone_level(x: np.ndarray, freq_hz: float, window_s: float = 0.5) -> float:
         x = np.pad(x, (0, n - len(x)))
     w = np.hanning(n)
     probe = w * np.exp(-2j * np.pi * freq_hz * np.arange(n) / SR)
+    # The windows a quarter window apart, a few dozen at a time, times the probe's real and imaginary parts:
+    # one real matrix product each (a complex dot of float32 samples, window by window, took ~7 ms a window).
+    windows = np.lib.stride_tricks.sliding_window_view(np.asarray(x, np.float64), n)[:: n // 4]
+    parts = np.stack([probe.real, probe.imag], axis=1)
     best = 0.0
-    for a in range(0, len(x) - n + 1, n // 4):
-        best = max(best, 2 * abs(np.dot(x[a : a + n], probe)) / w.sum())
-    return best
+    for a in range(0, len(windows), 64):
+        best = max(best, float(np.max(np.hypot(*(windows[a : a + 64] @ parts).T))))
+    return 2 * best / w.sum()
 
 
 def band_levels(x: np.ndarray, lo_hz: float = 1000.0, hi_hz: float = 3500.0, frame_s: float = 0.05) -> np.ndarray:
