@@ -302,12 +302,18 @@ class Chain:
         if self.format >= 2:
             self._pending = checksum(self.last, record)
             record = {**record, "sum": self._pending}
-        return (json.dumps(record, ensure_ascii=False, separators=(", ", ": ")) + "\n").encode("utf-8")
+        return (_LINE.encode(record) + "\n").encode("utf-8")
+
+
+_LINE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+"""A journal line's JSON (`json.dumps` with these options, without making an encoder per line)."""
+_SUMMED = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+"""The JSON a checksum is taken over: keys sorted, compact."""
 
 
 def checksum(previous: str, record: dict[str, Any]) -> str:
     """The chained checksum of `record` (without its own sum) after the line whose sum is `previous`."""
-    body = json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    body = _SUMMED.encode(record)
     return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()[:16]
 
 

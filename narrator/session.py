@@ -155,8 +155,9 @@ class Session:
             self._init(h.setup, h.seed, h.lang, store)
         except ValueError as exc:
             raise JournalError(store.name, 1, str(exc)) from None
+        asked: list[tuple[int, Prompt]] = []
         try:
-            game = Game.replay(h.setup, h.seed, loaded.answers)
+            game = Game.replay(h.setup, h.seed, loaded.answers, asked)
         except ReplayDiverged as exc:
             raise JournalError(store.name, loaded.lines[exc.index], str(exc)) from None
         if store.writable and loaded.size < len(store.read()):
@@ -164,32 +165,29 @@ class Session:
         self.warnings = loaded.warnings
         self._chain = Chain(loaded.format, loaded.sum)
         if loaded.heard is None:
-            self._catch_up(game)
+            self._catch_up(game, asked)
         else:
-            self._replay_unheard(game, *loaded.heard)
+            self._replay_unheard(game, *loaded.heard, asked)
         return self
 
-    def _catch_up(self, game: Game) -> None:
-        """Continue from `game` as if every line up to its prompt had been said."""
+    def _catch_up(self, game: Game, asked: list[tuple[int, Prompt]]) -> None:
+        """Continue from `game` as if every line up to its prompt had been said (`asked`: see `_asked_at`)."""
         self._start(game)
-        self._follow_heard(game, len(game.answers), True)
+        self._follow_heard(game, len(game.answers), True, asked)
         self._shadow = State.fold(game.journal)
         self._seen = len(game.journal)
 
-    def _replay_unheard(self, game: Game, n: int, question_heard: bool) -> None:
+    def _replay_unheard(self, game: Game, n: int, question_heard: bool, asked: list[tuple[int, Prompt]]) -> None:
         """Continue from `game` as if the table had heard every line up to the question for answer `n`
         (and that question too, when `question_heard`; n = -1: nothing, not even the opening): the lines
-        after it are still to be taken, each answered prompt's lines in its place."""
+        after it are still to be taken, each answered prompt's lines in its place (`asked`: see `_asked_at`)."""
         self._start(game)
-        self._follow_heard(game, n, question_heard)
-        at = Game.replay(self.setup, self.seed, game.answers[: max(n, 0)])
-        self._seen = len(at.journal) if n >= 0 else 0
+        self._follow_heard(game, n, question_heard, asked)
+        self._seen = _asked_at(game, asked, n)[0] if n >= 0 else 0
         self._shadow = State.fold(game.journal[: self._seen])
         for k in range(max(n, 0), len(game.answers)):
-            assert at.prompt is not None
             if not (k == n and question_heard):
-                self._asked.append((k, len(at.journal), at.prompt))
-            at.answer(game.answers[k][1])
+                self._asked.append((k, *asked[k]))
 
     # ---- reading ----------------------------------------------------------------------------------------
 
@@ -268,26 +266,25 @@ class Session:
             wait[1] += 1
         return False
 
-    def _follow_heard(self, game: Game, n: int, question_heard: bool) -> None:
+    def _follow_heard(self, game: Game, n: int, question_heard: bool, asked: list[tuple[int, Prompt]]) -> None:
         """Resume: follow the words of the table lines the table heard before the mark (`_replay_unheard`'s
         n and question_heard), so a 过 the host owes after the mark is asked again."""
-        for what, lines in self._heard_groups(game, n, question_heard):
+        for what, lines in self._heard_groups(game, n, question_heard, asked):
             if self._ack_due(what, lines):  # a 过 was asked (and answered) before them: the wait closed, and
                 self._ack_due(what, lines)  # these lines' own words are followed from here, as _release does
 
-    def _heard_groups(self, game: Game, n: int, question_heard: bool) -> Iterator[_Group]:
-        at, shadow, seen = Game(self.setup, self.seed), State(), 0
+    def _heard_groups(self, game: Game, n: int, question_heard: bool,
+                      asked: list[tuple[int, Prompt]]) -> Iterator[_Group]:
+        shadow, seen = State(), 0
         for k in range(n + 1):
-            for event in at.journal[seen:]:
+            end, prompt = _asked_at(game, asked, k)
+            for event in game.journal[seen:end]:
                 shadow.apply(event)
                 yield event, _said(self.judge.event_lines(event, shadow))
-            seen = len(at.journal)
-            prompt = at.prompt
+            seen = end
             if prompt is None or (k == n and not question_heard):
                 return
             yield prompt, _said(self.judge.prompt_lines(prompt, shadow))
-            if k < n:
-                at.answer(game.answers[k][1])
 
     def _take(self) -> list[_Group]:
         out: list[_Group] = []
@@ -461,14 +458,15 @@ class Session:
         """The game without its last answer; its prompt is asked (and said) again."""
         n = len(self.game.answers) - 1
         self._asked = [a for a in self._asked if a[0] < n]
-        self.game = self.game.undo()
+        asked: list[tuple[int, Prompt]] = []  # Game.undo's replay, noting where each answer was asked
+        self.game = Game.replay(self.setup, self.seed, self.game.answers[:-1], asked)
         self._said = False
         self._marked = -1
         self._ack, self._held, self._wait, self._again = None, [], None, None
         if self._seen > len(self.game.journal):  # lines after the cut were said: the state goes back too
             self._shadow, self._seen = State.fold(self.game.journal), len(self.game.journal)
         if self.acks:  # the host's words owed stand as when the re-asked prompt was first asked, 过s included
-            self._follow_heard(self.game, len(self.game.answers), True)
+            self._follow_heard(self.game, len(self.game.answers), True, asked)
             self._again = self.game.prompt
 
     def close(self) -> None:
@@ -491,6 +489,12 @@ def names_secret(refusal: Refusal) -> bool:
 
 def _about_explosion(prompt: Prompt, refusal: Refusal) -> bool:
     return SelfExplode in prompt.accepts or Pass in prompt.accepts or "explode" in refusal.code
+
+
+def _asked_at(game: Game, asked: list[tuple[int, Prompt]], k: int) -> tuple[int, Prompt | None]:
+    """The journal's length and the prompt when answer `k` was asked (`asked`: what `Game.replay` noted for
+    each answer of `game`); for k past the last answer, the game as it stands."""
+    return asked[k] if k < len(asked) else (len(game.journal), game.prompt)
 
 
 def _said(lines: list[Line]) -> tuple[Line, ...]:

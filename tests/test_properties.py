@@ -252,8 +252,7 @@ def check_replay(rec: Played, depth: int = 2) -> None:
     assert undone.journal == game.journal[: rec.before[-1]]
     assert undone.state == State.fold(undone.journal)
     assert undone.prompt is not None and undone.prompt.kind == game.answers[-1][0]
-    if depth > 1:
-        assert Game.replay(rec.setup, rec.seed, answers[:-1]).journal == undone.journal
+    if depth > 1:  # `undone` is the replay of all answers but the last (Game.undo): checked above
         k = random.Random(rec.seed).randrange(len(answers))
         part = Game.replay(rec.setup, rec.seed, answers[:k])
         assert part.journal == game.journal[: rec.before[k]]

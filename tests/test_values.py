@@ -86,3 +86,16 @@ def test_classes_that_do_more_than_store_their_arguments_keep_their_init() -> No
 
     before = Checked.__init__
     assert quick_init(Checked).__init__ is before
+
+
+def test_a_judge_line_replaced_is_the_dataclasses_replace() -> None:
+    """`Line.replaced` (the judge marks lines with it) changes exactly the fields named, like `replace`."""
+    from narrator.judge.lines import Line
+
+    line = Line("七号请发言", "all", ("七号", "请发言"), "prompts.speech", "long", "bell", "day", 1, False)
+    changes = {"text": "x", "to": "host", "pieces": ("x",), "key": "k", "pause": "short", "cue": None,
+               "bed": None, "words": 3, "public_ask": True}
+    assert set(changes) == {f.name for f in dataclasses.fields(Line)}  # a new field is tried here too
+    for name, value in changes.items():
+        assert line.replaced(**{name: value}) == dataclasses.replace(line, **{name: value})
+    assert line.replaced(words=2, public_ask=True) == dataclasses.replace(line, words=2, public_ask=True)

@@ -140,14 +140,20 @@ class Game:
         return refusal
 
     @classmethod
-    def replay(cls, setup: Setup, seed: int, answers: Iterable[tuple[str, Answer]]) -> Game:
+    def replay(cls, setup: Setup, seed: int, answers: Iterable[tuple[str, Answer]],
+               asked: list[tuple[int, Prompt]] | None = None) -> Game:
         """The game after these (prompt kind, answer) pairs, checked: each answer must meet a prompt of the
-        kind it was given to and be accepted there, else ReplayDiverged names the first that does not."""
+        kind it was given to and be accepted there, else ReplayDiverged names the first that does not. With
+        `asked`, the journal's length and the prompt when each answer was asked are appended to it (what a
+        resume needs to say the lines in their places without replaying the game again)."""
         game = cls(setup, seed)
         for index, (kind, answer) in enumerate(answers):
-            got = game.prompt.kind if game.prompt is not None else ""
+            prompt = game.prompt
+            got = prompt.kind if prompt is not None else ""
             if got != kind:
                 raise ReplayDiverged(index, kind, got)
+            if asked is not None and prompt is not None:
+                asked.append((len(game.journal), prompt))
             result = game.answer(answer)
             if isinstance(result, Rejected):
                 raise ReplayDiverged(index, kind, got, result.refusal)

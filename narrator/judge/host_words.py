@@ -29,8 +29,6 @@ identification does.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from narrator.engine import events as ev
 from narrator.engine.answers import Pass
 from narrator.engine.night import STEPS
@@ -91,9 +89,9 @@ def mark_prompt(lines: list[Line], prompt: Prompt, state: State) -> list[Line]:
     out = list(lines)
     for i, line in enumerate(out):
         if line.to == "all" and words:
-            out[i] = replace(line, words=words)
+            out[i] = line.replaced(words=words)
         elif line.to == "host" and public_ask(prompt, state):
-            out[i] = replace(line, public_ask=True)
+            out[i] = line.replaced(public_ask=True)
     return out
 
 

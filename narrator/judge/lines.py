@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Any, Literal
+
+from narrator.engine.values import quick_init
 
 Audience = Literal["all", "host"]
 
 
+@quick_init  # built for every line said: through its slots (narrator/engine/values.py)
 @dataclass(frozen=True, slots=True)
 class Line:
     """One spoken line.
@@ -40,3 +44,15 @@ class Line:
     @property
     def parts(self) -> tuple[str, ...]:
         return self.pieces or (self.text,)
+
+    def replaced(self, **changes: Any) -> Line:
+        """`dataclasses.replace(self, **changes)`, at a fraction of its cost (the judge marks many lines)."""
+        values = list(_values(self))
+        for name, value in changes.items():
+            values[_INDEX[name]] = value
+        return Line(*values)
+
+
+_NAMES = tuple(f.name for f in fields(Line))
+_INDEX = {name: i for i, name in enumerate(_NAMES)}
+_values = attrgetter(*_NAMES)

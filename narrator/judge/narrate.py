@@ -7,7 +7,7 @@ was announced. Everything secret (identifications, the victim, a check's result)
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import fields, is_dataclass
 from functools import cache
 from typing import Any
 
@@ -34,6 +34,31 @@ def _snake_case(class_name: str) -> str:
     return _CAMEL.sub("_", class_name).lower()
 
 
+SEAT_FIELDS = ("seat", "seats", "target", "shooter", "king")
+"""An event's fields that name seats: said as seat phrases in its line unless the handler says them itself."""
+
+
+_SEAT_FIELDS: dict[type, tuple[str, ...]] = {}
+_HANDLERS: dict[tuple[type, type], Any] = {}
+
+
+def _seat_fields(event_type: type) -> tuple[str, ...]:
+    """Those of SEAT_FIELDS an event type has (looked up once per type, not tried on every event)."""
+    found = _SEAT_FIELDS.get(event_type)
+    if found is None:
+        known = {f.name for f in fields(event_type)} if is_dataclass(event_type) else set()
+        found = _SEAT_FIELDS[event_type] = tuple(n for n in SEAT_FIELDS if n in known or hasattr(event_type, n))
+    return found
+
+
+def _handler(judge_type: type, event_type: type) -> Any:
+    """The judge's own method for an event type (`_<event_key>`), None when the line is the plain one."""
+    key = (judge_type, event_type)
+    if key not in _HANDLERS:
+        _HANDLERS[key] = getattr(judge_type, "_" + _snake_case(event_type.__name__), None)
+    return _HANDLERS[key]
+
+
 class Judge(ModernLines):
     def __init__(self, script: Script | None = None) -> None:
         self.script = script or Script()
@@ -44,13 +69,13 @@ class Judge(ModernLines):
         lines = self._event_lines(event, state)
         words = host_words(event, state)
         if words and lines and lines[-1].to == "all":  # the table waits for the host's words after it
-            lines[-1] = replace(lines[-1], words=words)
+            lines[-1] = lines[-1].replaced(words=words)
         return lines
 
     def _event_lines(self, event: ev.Event, state: State) -> list[Line]:
-        special = getattr(self, "_" + event_key(event), None)
+        special = _handler(type(self), type(event))
         if special is not None:
-            result: list[Line] = special(event, state)
+            result: list[Line] = special(self, event, state)
             return result
         key = event_key(event)
         if not self.script.has("events", key):
@@ -59,8 +84,8 @@ class Judge(ModernLines):
 
     def _ev(self, key: str, event: ev.Event | None = None, **values: Any) -> Line:
         if event is not None:
-            for name in ("seat", "seats", "target", "shooter", "king"):
-                value = getattr(event, name, None)
+            for name in _seat_fields(type(event)):
+                value = getattr(event, name)
                 if name not in values and value is not None:
                     values[name] = seats(value) if isinstance(value, tuple) else Seat(value)
         return self.script.line("events", key, **values)

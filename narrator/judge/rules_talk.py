@@ -15,7 +15,7 @@ closed).
 from __future__ import annotations
 
 from dataclasses import fields
-from functools import cache
+from functools import cache, lru_cache
 
 from narrator.engine.roles import Role
 from narrator.engine.rules import CLASSIC_NIGHT_ORDER, MODERN_NIGHT_ORDER, Rules, Setup
@@ -181,9 +181,15 @@ def opening_lines(setup: Setup, lang: str = "zh-Hans") -> list[Line]:
 
 def differing(setup: Setup) -> list[str]:
     """The switches that matter for this deck and are not as the usual rules have them, in SWITCHES order."""
+    return list(_differing(setup))
+
+
+@lru_cache(maxsize=64)
+def _differing(setup: Setup) -> tuple[str, ...]:
+    """`differing`, worked out once per set-up (every game says it at its start; Setup and Rules are frozen)."""
     usual = usual_rules(setup)
-    return [name for name in SWITCHES
-            if matters(setup, name) and phrase_key(setup.rules, name) != phrase_key(usual, name)]
+    return tuple(name for name in SWITCHES
+                 if matters(setup, name) and phrase_key(setup.rules, name) != phrase_key(usual, name))
 
 
 def usual_rules(setup: Setup) -> Rules:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -69,7 +69,10 @@ class Script:
         names = self.data["names"]
         self.seat_suffix: str = names["seat_suffix"]
         self.joiner: str = names["list_joiner"]
-        self._entries: dict[tuple[str, ...], Entry] = {}
+        made = _made(lang)  # shared by every Script of this language: a game's Session makes its own Script
+        self._entries: dict[tuple[str, ...], Entry] = made.entries
+        self._fixed: dict[tuple[str, ...], Line] = made.fixed
+        self._seats: dict[int, str] = made.seats
 
     def entry(self, section: str, key: str) -> Entry:
         return self._entry((section, key))
@@ -103,7 +106,10 @@ class Script:
         return str(self.data["names"]["two"]) if n == 2 else chinese_number(n)
 
     def seat(self, seat: int) -> str:
-        return chinese_number(seat) + self.seat_suffix
+        phrase = self._seats.get(seat)
+        if phrase is None:
+            phrase = self._seats[seat] = chinese_number(seat) + self.seat_suffix
+        return phrase
 
     def role(self, slug: str) -> str:
         return str(self.data["names"]["roles"][slug])
@@ -128,7 +134,16 @@ class Script:
         return count + str(names["votes_unit"]) + half
 
     def line(self, section: str, key: str, **values: Any) -> Line:
-        return self.render(self.entry(section, key), f"{section}.{key}", **values)
+        if values:
+            return self.render(self.entry(section, key), f"{section}.{key}", **values)
+        return self._fixed_line((section, key))
+
+    def _fixed_line(self, path: tuple[str, ...]) -> Line:
+        """The line at `path` when it takes no values: rendered once (a Line is frozen: every game shares it)."""
+        line = self._fixed.get(path)
+        if line is None:
+            line = self._fixed[path] = self.render(self._entry(path), ".".join(path))
+        return line
 
     def refusal(self, refusal: Refusal) -> Line:
         """Why an answer was not taken, to the host, in this script (`refusals.<code>`).
@@ -165,7 +180,7 @@ class Script:
         raise TypeError(f"a refusal value cannot be said: {key}={value!r}")
 
     def step_line(self, step: str, part: str) -> Line:
-        return self.render(self._entry(("steps", step, part)), f"steps.{step}.{part}")
+        return self._fixed_line(("steps", step, part))
 
     def render(self, entry: Entry, key: str, **values: Any) -> Line:
         literals, names = _template(entry.text)
@@ -267,6 +282,20 @@ def _texts(value: Any) -> Iterable[str]:
         else:
             for v in value.values():
                 yield from _texts(v)
+
+
+@dataclass(frozen=True)
+class _Made:
+    """What a language's Scripts build as they go and share: entries, lines without values, seat phrases."""
+
+    entries: dict[tuple[str, ...], Entry] = field(default_factory=dict)
+    fixed: dict[tuple[str, ...], Line] = field(default_factory=dict)
+    seats: dict[int, str] = field(default_factory=dict)
+
+
+@cache
+def _made(lang: str) -> _Made:
+    return _Made()
 
 
 @cache
