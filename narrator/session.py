@@ -458,8 +458,8 @@ class Session:
         """The game without its last answer; its prompt is asked (and said) again."""
         n = len(self.game.answers) - 1
         self._asked = [a for a in self._asked if a[0] < n]
-        asked: list[tuple[int, Prompt]] = []  # Game.undo's replay, noting where each answer was asked
-        self.game = Game.replay(self.setup, self.seed, self.game.answers[:-1], asked)
+        asked: list[tuple[int, Prompt]] = []  # where each answer left was asked (for the 过s owed, below)
+        self.game = self.game.undo(asked)
         self._said = False
         self._marked = -1
         self._ack, self._held, self._wait, self._again = None, [], None, None

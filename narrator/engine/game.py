@@ -159,9 +159,10 @@ class Game:
                 raise ReplayDiverged(index, kind, got, result.refusal)
         return game
 
-    def undo(self) -> Game:
-        """The same game without its last answer (a new Game; this one is left as it was)."""
-        return Game.replay(self.setup, self.seed, self.answers[:-1])
+    def undo(self, asked: list[tuple[int, Prompt]] | None = None) -> Game:
+        """The same game without its last answer (a new Game; this one is left as it was); `asked` as for
+        `replay`."""
+        return Game.replay(self.setup, self.seed, self.answers[:-1], asked)
 
 
 def _vote_result(answer: VoteResult) -> tuple[int, ...]:

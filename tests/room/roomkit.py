@@ -224,17 +224,15 @@ def sound_spans(x: np.ndarray, rate: int, floor_db: float = -60.0, gap_s: float 
     return [(int(s) / rate, int(e) / rate) for s, e in zip(starts, ends, strict=True)]
 
 
+def _xcorr(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """corr[k] = Σ x[i + k]·y[i] (k ≥ 0 at the front; the wrapped negative lags at the end)."""
+    n = 1 << int(np.ceil(np.log2(len(x) + len(y))))
+    return np.fft.irfft(np.fft.rfft(x, n) * np.conj(np.fft.rfft(y, n)), n)
+
+
 def lag_s(x: np.ndarray, y: np.ndarray, rate: int, max_s: float = 0.3) -> float:
     """s by which `y` lags `x` (0 to `max_s`): the peak of their cross-correlation."""
-    n = 1 << int(np.ceil(np.log2(len(x) + len(y))))
-    corr = np.fft.irfft(np.fft.rfft(y, n) * np.conj(np.fft.rfft(x, n)), n)
-    return float(np.argmax(corr[: round(max_s * rate)])) / rate
-
-
-def resample(x: np.ndarray, rate: int, to: int) -> np.ndarray:
-    """`x` at `rate` Hz as `to` Hz (linear interpolation: enough to find where a clip lies in a recording)."""
-    n = round(len(x) * to / rate)
-    return np.interp(np.arange(n) * rate / to, np.arange(len(x)), x).astype(np.float32)
+    return float(np.argmax(_xcorr(y, x)[: round(max_s * rate)])) / rate
 
 
 def starts_s(x: np.ndarray, clip: np.ndarray, rate: int, count: int = 1) -> list[float]:
@@ -242,8 +240,7 @@ def starts_s(x: np.ndarray, clip: np.ndarray, rate: int, count: int = 1) -> list
     peaks of their cross-correlation, each at least the clip's length from the others. A recording's own
     samples say where a sound lies; when a process started playing or recording it does not (paplay and parec
     start late by different amounts on a busy machine)."""
-    n = 1 << int(np.ceil(np.log2(len(x) + len(clip))))
-    corr = np.fft.irfft(np.fft.rfft(x, n) * np.conj(np.fft.rfft(clip, n)), n)[: max(1, len(x) - len(clip) + 1)]
+    corr = _xcorr(x, clip)[: max(1, len(x) - len(clip) + 1)]
     found: list[int] = []
     for _ in range(count):
         best = int(np.argmax(corr))

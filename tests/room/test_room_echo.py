@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from roomkit import Recorder, Room, erle_db, espeak, play, resample, starts_s
+from roomkit import Recorder, Room, erle_db, espeak, play, starts_s
 from typer.testing import CliRunner
 
 from narrator.audio import SAMPLE_RATE
@@ -19,6 +19,7 @@ from narrator.audio.mixer import Mixer
 from narrator.audio.playback import OutputConfig, Player
 from narrator.cli.main import app
 from narrator.play import echo
+from narrator.voice.pcm import resample
 
 pytestmark = pytest.mark.slow
 
