@@ -8,8 +8,9 @@ Runs the real CLI in this process after wrapping a few methods, each of which ap
 {"event", "t" (time.monotonic), …} to TRACE.jsonl:
 
     vad_end     the VAD decided the utterance ended (VoiceEar, after the trailing silence); "capture_t": the
-                ear's clock for that end (the microphone's capture time of the last frame)
-    final       the decoder's final result is out (Recognizer.final; "took" s)
+                ear's clock for that end (the microphone's capture time of the last frame); "complete": ended
+                by meaning (narrator/listen/turn.py), stamped when the short silence was reached
+    final       the decoder's final result is out (Recognizer.final, or Recognizer.peek with "peek"; "took" s)
     heard       the loop has the utterance (GuardedEar.listen returns it; "text")
     saved       the new game is on disk (store.save_game; "took" s)
     voiced      a line's clip is ready (AudioMouth.clip; "took" s, "text")
@@ -58,12 +59,28 @@ def install(out: Path) -> None:
             log("vad_end", capture_t=t)
         event(self, kind, t, audio)
 
+    end_if_complete = VoiceEar._end_if_complete
+
+    def _end_if_complete(self: VoiceEar) -> None:
+        t0, was = time.monotonic(), self._utt_start
+        end_if_complete(self)
+        if was is not None and self._utt_start is None:  # ended by meaning: decided before the decoder's peek
+            log("vad_end", t=t0, capture_t=self.endpointer._t, complete=True)
+
     final = Recognizer.final
 
     def _final(self: Recognizer) -> Any:
         t0 = time.monotonic()
         got = final(self)
         log("final", took=time.monotonic() - t0)
+        return got
+
+    peek = Recognizer.peek
+
+    def _peek(self: Recognizer) -> Any:
+        t0 = time.monotonic()
+        got = peek(self)
+        log("final", took=time.monotonic() - t0, peek=True)
         return got
 
     listen = GuardedEar.listen
@@ -120,7 +137,9 @@ def install(out: Path) -> None:
     Mixer.stamp = _stamp  # type: ignore[method-assign]
     Mixer.enqueue_line = _enqueue_line  # type: ignore[method-assign]
     VoiceEar._event = _event  # type: ignore[method-assign]
-    Recognizer.final = _final  # type: ignore[method-assign]
+    Recognizer.final = _final
+    Recognizer.peek = _peek
+    VoiceEar._end_if_complete = _end_if_complete  # type: ignore[method-assign]
     GuardedEar.listen = _listen  # type: ignore[method-assign]
     store.save_game = _save_game
     AudioMouth.clip = _clip  # type: ignore[method-assign]

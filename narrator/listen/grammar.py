@@ -309,6 +309,19 @@ class Grammar:
             if not any(self.spoken(w) for w in words):
                 raise VocabularyError(f"the grammar {self.pack.name} has no way to say {what} "
                                       f"({', '.join(words)}): give it a spoken form under say:")
+        unsayable = self.unsayable(max_seat)
+        if unsayable:
+            raise VocabularyError(
+                f"the grammar {self.pack.name} has no spoken form for {', '.join(unsayable)}: the judge asks for "
+                f"every seat up to {max_seat}, 过 and the controls by voice; give each one under say:")
+
+    def unsayable(self, max_seat: int) -> list[str]:
+        """Words the judge asks for that this pack cannot say: a seat up to `max_seat` (neither 七号 nor 七),
+        过, a control with none of its words (重复, 撤销 …)."""
+        out = [seat_words([n])[0] for n in range(1, max_seat + 1) if not any(self.spoken(w) for w in seat_words([n]))]
+        out += [w for w in ("过",) if not self.spoken(w)]
+        out += [self.pack.controls[c][0] for c in CONTROLS if not any(self.spoken(w) for w in self.pack.controls[c])]
+        return out
 
     def host_words(self, text: str) -> str:
         """Recogniser output → host words: [unk] and filler dropped, spoken phrases mapped back (longest

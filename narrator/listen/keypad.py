@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from typing import BinaryIO
 
 from narrator.engine.answers import Ballots, Pass, Seats, VoteResult, YesNo
@@ -136,13 +137,19 @@ class KeypadEar(QueueEar):
             return
         words = keys_to_words(line, self.context.prompt)
         if words:
-            self.post(Heard(words, source="keypad"))
+            self.post(self._heard(words))
 
     def _word(self, word: str) -> None:
         if self.context is None:
             self._pending.append("\0" + word)
             return
-        self.post(Heard(word, source="keypad"))
+        self.post(self._heard(word))
+
+    def _heard(self, words: str) -> Heard:
+        """Keys from the terminal carry the time they were pressed (as typed lines do: narrator/play/ears.py
+        drops those from before the question); keys from a given stream (a pipe, a test) do not."""
+        typed = time.monotonic() if self.stream is None else None
+        return Heard(words, source="keypad", start_s=typed, end_s=typed)
 
     def _eof(self) -> None:
         with self._plock:

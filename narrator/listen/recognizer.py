@@ -81,6 +81,10 @@ class Recognizer:
         self._rec: Any = None
         self._lock = threading.Lock()
         self._cache: dict[str, Any] = {}
+        self._heard: list[bytes] = []
+        """The utterance's audio so far (after `peek` the decoder is given it again, when more comes)."""
+        self._peeked: dict[str, Any] | None = None
+        """What `peek` read, while the decoder has not been given the utterance again."""
 
     def set_grammar(self, grammar_json: str) -> None:
         """Switch to this grammar (kept per grammar: a recogniser is built once per distinct grammar)."""
@@ -100,6 +104,7 @@ class Recognizer:
             else:
                 rec.Reset()
             self._grammar, self._rec = grammar_json, rec
+            self._heard, self._peeked = [], None
 
     def accept(self, samples: np.ndarray) -> None:
         """Float samples in [-1, 1] at 16 kHz."""
@@ -107,20 +112,38 @@ class Recognizer:
         with self._lock:
             if self._rec is None:
                 raise RuntimeError("Recognizer.accept before set_grammar")
+            if self._peeked is not None:  # the utterance goes on after a peek: the decoder hears it again
+                self._peeked = None
+                self._rec.AcceptWaveform(b"".join(self._heard))
             self._rec.AcceptWaveform(pcm)
+            self._heard.append(pcm)
 
     def final(self) -> list[tuple[str, float]]:
         """The utterance's readings (text, score), best first; the recogniser is ready for the next."""
         with self._lock:
             if self._rec is None:
                 return []
-            raw = json.loads(self._rec.FinalResult())
+            raw = self._peeked if self._peeked is not None else json.loads(self._rec.FinalResult())
+            self._heard, self._peeked = [], None
+        return readings(raw)
+
+    def peek(self) -> list[tuple[str, float]]:
+        """The readings of the utterance so far, as `final` would give them if it ended now; the utterance
+        may go on (Vosk's partial result lags the audio by up to half a second, its final result does not:
+        the decoder finishes here, and is given the utterance's audio again if more of it comes)."""
+        with self._lock:
+            if self._rec is None:
+                return []
+            if self._peeked is None:
+                self._peeked = json.loads(self._rec.FinalResult())
+            raw = self._peeked
         return readings(raw)
 
     def reset(self) -> None:
         with self._lock:
             if self._rec is not None:
                 self._rec.Reset()
+            self._heard, self._peeked = [], None
 
 
 def readings(raw: dict[str, Any]) -> list[tuple[str, float]]:

@@ -10,6 +10,7 @@ is skipped unread, so a runaway line costs no time and is refused as too long.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, TextIO
 
@@ -47,12 +48,28 @@ def lines(stream: TextIO | BinaryIO | Iterable[str]) -> Iterator[str]:
         yield text.strip()[: MAX_CHARS + 1]
 
 
+def typed_at_a_terminal(stream: object) -> bool:
+    """True for a terminal (or a line source that says it is typed: `interactive`), False for a pipe or file."""
+    said = getattr(stream, "interactive", None)
+    if said is not None:
+        return bool(said)
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty()) if callable(isatty) else False
+    except (OSError, ValueError):  # closed
+        return False
+
+
 class TextEar(QueueEar):
-    """Reads lines on a thread; a line typed before a prompt is kept for it (typing ahead is fine)."""
+    """Reads lines on a thread; a line piped before a prompt is kept for it (a whole game can be piped in).
+    A line typed at a terminal (the stream is one, or says `interactive`: the host's console) carries the
+    time it was typed (`Heard.end_s`, time.monotonic): the loop drops lines typed before its question was
+    asked, with one note (narrator/play/ears.py)."""
 
     def __init__(self, stream: TextIO | BinaryIO | Iterable[str]) -> None:
         super().__init__()
         self.stream = stream
+        self.interactive = typed_at_a_terminal(stream)
         self._pending: list[Heard] = []
         self._plock = threading.Lock()
         self._eof_pending = False
@@ -64,7 +81,8 @@ class TextEar(QueueEar):
             for text in lines(self.stream):
                 if text:
                     with self._plock:
-                        heard = Heard(text, source="text")
+                        typed = time.monotonic() if self.interactive else None
+                        heard = Heard(text, source="text", start_s=typed, end_s=typed)
                         if self.context is None:
                             self._pending.append(heard)
                         else:

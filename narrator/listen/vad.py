@@ -72,6 +72,9 @@ class EndpointConfig:
     """Speech this long starts an utterance (shorter clicks are ignored)."""
     trailing_s: float = 0.4
     """Silence this long ends it (≤ 0.5 s: the next line must start soon after the host stops)."""
+    complete_s: float = 0.09
+    """Silence this long ends it when what was read so far is already a whole legal answer (the voice ear
+    asks: narrator/listen/turn.py); counted in whole frames, 3 of Silero's 32 ms."""
     preroll_s: float = 0.3
     """Audio kept from before the start, so the recogniser hears the first consonant."""
     max_s: float = 12.0
@@ -153,6 +156,18 @@ class Endpointer:
             self.speaking, self._voiced, self._quiet = False, 0, 0
             events.append(Utterance("end", t1))
         return events
+
+    @property
+    def quiet_s(self) -> float:
+        """s of silence since the voice in the utterance under way stopped (0 outside one)."""
+        return self._quiet * self.frame / SAMPLE_RATE if self.speaking else 0.0
+
+    def cut(self) -> list[Utterance]:
+        """End the utterance under way now (its reading is already complete: the voice ear decides)."""
+        if not self.speaking:
+            return []
+        self.speaking, self._voiced, self._quiet = False, 0, 0
+        return [Utterance("end", self._t)]
 
     def flush(self) -> list[Utterance]:
         """The input ended: an utterance in progress ends here."""

@@ -7,6 +7,11 @@ captured before that plus `tail_s` (the room's echo) are discarded, and the endp
 are reset once it has passed, so nothing the judge said can start or finish an utterance. Audio heard
 before the first question is discarded too (there is no grammar to hear it with). Only utterances that
 started after the prompt began listening count (an older one was decoded with another prompt's grammar).
+
+End of turn by meaning (narrator/listen/turn.py): once the host has been silent for the endpointer's short
+`complete_s`, the recogniser gives its readings of the utterance so far (`Recognizer.peek`); when the best
+one is already a whole legal answer to the prompt the utterance ends there, instead of after the long
+`trailing_s`. When it is not, the utterance goes on.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import numpy as np
 from narrator.listen.base import Context, Heard, Playing, QueueEar, Source
 from narrator.listen.grammar import UNK, WAKE_KINDS, Grammar
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer
+from narrator.listen.turn import Turn
 from narrator.listen.vad import Endpointer
 
 ECHO_TAIL_S = 0.35
@@ -40,6 +46,9 @@ class VoiceEar(QueueEar):
         self.playing: Playing | None = None
         self._held = False
         self._utt_start: float | None = None
+        self._asked = False
+        """The recogniser was asked whether the utterance is complete in this silence already."""
+        self._turn: Turn | None = None
         self._feed_lock = threading.Lock()
         self.on_end: Callable[[float], None] | None = None
         """Called with the end-of-speech time as soon as the VAD decides (for latency measurements)."""
@@ -51,7 +60,9 @@ class VoiceEar(QueueEar):
         if current is not None and current.prompt is context.prompt and current.max_seat == context.max_seat:
             return
         self.recognizer.set_grammar(self.grammar.json_for(context.prompt, context.max_seat))
+        turn = Turn(self.grammar, context.prompt, context.max_seat)
         with self._feed_lock:
+            self._turn = turn
             self._utt_start = None
             self.endpointer.reset(self.endpointer._t)
             self.context = context
@@ -79,8 +90,27 @@ class VoiceEar(QueueEar):
                 self._utt_start = None
                 self.endpointer.reset(t)
                 self.recognizer.reset()
-            for event in self.endpointer.feed(samples, t):
-                self._event(event.kind, event.t, event.audio)
+            frame = self.endpointer.frame
+            for i in range(0, len(samples), frame):  # frame by frame: the recogniser is fed before each check
+                for event in self.endpointer.feed(samples[i : i + frame], t + i / SAMPLE_RATE):
+                    self._event(event.kind, event.t, event.audio)
+                self._end_if_complete()
+
+    def _end_if_complete(self) -> None:
+        """Once per silence in an utterance, after `complete_s` of it: end the utterance now if its reading
+        is already a whole answer (narrator/listen/turn.py)."""
+        ep, turn = self.endpointer, self._turn
+        quiet = ep.quiet_s
+        if quiet < ep.cfg.complete_s - 1e-9:
+            self._asked = False
+            return
+        if turn is None or self._utt_start is None or not ep.speaking or self._asked:
+            return
+        self._asked = True
+        readings = self.recognizer.peek()
+        if readings and turn.complete(readings[0][0]):
+            for event in ep.cut():
+                self._end(event.t, readings)
 
     def flush(self) -> None:
         with self._feed_lock:
@@ -91,25 +121,32 @@ class VoiceEar(QueueEar):
         if kind == "start":
             self.recognizer.reset()
             self._utt_start = t
+            self._asked = False
         if audio is not None and self._utt_start is not None:
             self.recognizer.accept(audio)
         if kind == "end" and self._utt_start is not None:
-            if self.on_end is not None:
-                self.on_end(t)
-            start, self._utt_start = self._utt_start, None
-            heard = self.decode(start, t)
-            ctx = self.context
-            if heard is not None and ctx is not None:
-                self.post(heard)
+            self._end(t, None)
 
-    def decode(self, start: float, end: float) -> Heard | None:
+    def _end(self, t: float, readings: list[tuple[str, float]] | None) -> None:
+        """The utterance ended at `t`: decode it (or take the readings already had) and post what it says."""
+        if self.on_end is not None:
+            self.on_end(t)
+        start, self._utt_start = self._utt_start, None
+        if start is None:
+            return
+        heard = self.decode(start, t, readings)
+        if heard is not None and self.context is not None:
+            self.post(heard)
+
+    def decode(self, start: float, end: float, readings: list[tuple[str, float]] | None = None) -> Heard | None:
         """The recogniser's readings as host words; None when nothing was heard ([unk] or empty). Where
         people talk (a speech) only readings that are a command with the judge's name count, without it
         (`Grammar.command`) — and only when the best reading is one: a player's sentence whose best reading
-        is "九号 三号 过" is his, even if a weaker reading is "法官 过"."""
+        is "九号 三号 过" is his, even if a weaker reading is "法官 过". `readings`: the recogniser's final
+        readings when they were had already (the turn ended by meaning)."""
         alternatives = []
         ctx = self.context
-        for rank, (text, score) in enumerate(self.recognizer.final()):
+        for rank, (text, score) in enumerate(self.recognizer.final() if readings is None else readings):
             if ctx is None:
                 words: str | None = self.grammar.host_words(text)
             else:

@@ -66,6 +66,9 @@ class TypedLine:
     the console draws. Backspace rubs out a character, Ctrl-U the line; Enter hands the line over; Ctrl-D
     on an empty line ends the input. UTF-8 (an input method's Chinese) is decoded as it comes."""
 
+    interactive = True
+    """Typed by the host as the game goes (narrator/listen/text.py stamps each line with its time)."""
+
     def __init__(self, fd: int, on_change: Callable[[str], None]) -> None:
         self.fd, self.on_change = fd, on_change
         self.buffer = ""

@@ -7,6 +7,12 @@ are noticed while the host is silent. The first Ctrl-C is heard as "暂停" (the
 "继续"); a microphone whose stream stopped is reported once (`DeviceLost("mic")`: the host is told, and the
 keypad / text go on) and reopened every `retry_s` until it records again (`Microphone.alive` and
 `Microphone.restart`, the ear's public side of a lost device).
+
+Lines typed or keyed at the host's terminal before the question was asked (while the judge was still
+speaking, or for the question before) are no answer to it: they are dropped, and the host is told once per
+question (`on_early`), instead of each being refused in turn at the new question. A question is
+asked when it is first listened for (the loop listens once its lines were heard). Lines piped in carry no
+time and are all kept: a whole game can be piped in.
 """
 
 from __future__ import annotations
@@ -32,11 +38,19 @@ class GuardedEar:
                  on_lost: Callable[[DeviceLost], None] | None = None,
                  on_back: Callable[[str], None] | None = None,
                  on_pause: Callable[[], None] | None = None, now: Callable[[], float] = time.monotonic,
-                 on_heard: Callable[[Heard], None] | None = None) -> None:
+                 on_heard: Callable[[Heard], None] | None = None,
+                 on_early: Callable[[], None] | None = None) -> None:
         self.ear, self.interrupts, self.poll_s, self.retry_s = ear, interrupts, poll_s, retry_s
         self.on_lost, self.on_back, self.on_pause, self.now = on_lost, on_back, on_pause, now
         self.on_heard = on_heard
         """Told each thing the host said, typed or keyed, once (the console shows what was heard)."""
+        self.on_early = on_early
+        """Told that typed lines from before the question were dropped (once per question, at the first; later
+        ones for the same question are dropped without a word)."""
+        self._asked: tuple[Prompt, float] | None = None
+        """The question being answered and when it was first listened for (time.monotonic: typed lines' clock);
+        None: the next listen is a new question (`ask`)."""
+        self._early = 0
         self.dialogue: Any = None
         """The dialogue listening through this ear: its `paused` tells when a Ctrl-C pause is over."""
         self._pause_sent = False
@@ -52,6 +66,11 @@ class GuardedEar:
         closed = [getattr(e, "closed", None) for e in self.ears]
         return all(c is not None and c.is_set() for c in closed)
 
+    def ask(self) -> None:
+        """A new question was just asked (its lines heard): lines typed before now are no answer to it. (A new
+        prompt is a new question too; this also tells one that comes as the same prompt again.)"""
+        self._asked = None
+
     def push(self, heard: Heard) -> None:
         """Hear `heard` again next (words the speech timer took that the dialogue must answer)."""
         self._pushed.append(heard)
@@ -59,6 +78,8 @@ class GuardedEar:
     def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None:
         if self._pushed:
             return self._pushed.pop(0)
+        if self._asked is None or self._asked[0] is not prompt:
+            self._asked, self._early = (prompt, time.monotonic()), 0
         deadline = None if timeout_s is None else self.now() + timeout_s
         while True:
             if self.interrupts.presses == 1 and not self._pause_sent:
@@ -73,12 +94,24 @@ class GuardedEar:
             left = None if deadline is None else deadline - self.now()
             wait = self.poll_s if left is None else max(0.0, min(self.poll_s, left))
             heard = self.ear.listen(prompt, max_seat, wait)
+            if heard is not None and self._typed_early(heard):
+                heard = None
             if heard is not None:
                 if self.on_heard:
                     self.on_heard(heard)
                 return heard
             if self.ended() or (left is not None and left <= wait):
                 return None
+
+    def _typed_early(self, heard: Heard) -> bool:
+        """A line typed or keyed before this question was asked: dropped (the host told at the first)."""
+        asked = self._asked
+        if heard.source not in ("text", "keypad") or heard.end_s is None or asked is None or heard.end_s >= asked[1]:
+            return False
+        self._early += 1
+        if self._early == 1 and self.on_early:
+            self.on_early()
+        return True
 
     def watch_mic(self) -> None:
         """A microphone that stopped recording (`Microphone.alive`): tell once, then try to open it again

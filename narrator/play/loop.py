@@ -147,7 +147,11 @@ class Live:
     def guarded(self) -> GuardedEar:
         return GuardedEar(self.ear, self.interrupts, poll_s=self.poll_s, retry_s=self.retry_s,
                           on_lost=self._mic_lost, on_back=self._back, on_pause=lambda: self.view.alert(PAUSED),
-                          now=self.now, on_heard=self.view.heard)
+                          now=self.now, on_heard=self.view.heard, on_early=self._typed_early)
+
+    def _typed_early(self) -> None:
+        """Lines typed before the question were dropped: the host's console says so, once per question."""
+        self.view.alert(play_lines.message(self.script, "typed_early").text)
 
     def _back(self, which: str) -> None:
         told = self._told("device_back", which)
@@ -239,6 +243,7 @@ class Live:
             if self.session.over:
                 return Outcome(0, "over")
             self._saving(self.session.heard)
+            ear.ask()
             try:
                 if self.timed_speech(ear, dialogue):
                     continue

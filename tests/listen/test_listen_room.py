@@ -90,11 +90,26 @@ class ClipRecognizer:
     def reset(self) -> None:
         self.audio.clear()
 
+    def peek(self) -> list[tuple[str, float]]:
+        """The clip the utterance so far is (not counted: the utterance may go on)."""
+        text, judge = self._match()
+        return [(DECOY if judge else text, 1.0)] if text else []
+
     def final(self) -> list[tuple[str, float]]:
-        if not self.audio:
-            return []
-        a = np.concatenate(self.audio)
+        text, judge = self._match()
         self.audio.clear()
+        if not text:
+            return []
+        if judge:
+            self.judge_heard.append(text)
+            return [(DECOY, 1.0)]
+        self.heard.append(text)
+        return [(text, 1.0)]
+
+    def _match(self) -> tuple[str, bool]:
+        if not self.audio:
+            return "", False
+        a = np.concatenate(self.audio)
         best, text, judge = 0.0, "", False
         for t, clip, is_judge in self.templates:
             n = 1 << int(np.ceil(np.log2(len(a) + len(clip))))
@@ -102,13 +117,7 @@ class ClipRecognizer:
             score = float(xc.max() / (np.linalg.norm(clip) * np.linalg.norm(a) + 1e-12))
             if score > best:
                 best, text, judge = score, t, is_judge
-        if best < 0.3:
-            return []
-        if judge:
-            self.judge_heard.append(text)
-            return [(DECOY, 1.0)]
-        self.heard.append(text)
-        return [(text, 1.0)]
+        return ("", False) if best < 0.3 else (text, judge)
 
 
 INNER = os.environ.get("NARRATOR_ROOM_TEST_INNER") == "1"

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
+import yaml
 
 from narrator.engine.prompts import Prompt
 from narrator.judge.lines import Line
-from narrator.listen.grammar import START, WAKE_KINDS, Grammar, load_pack
+from narrator.listen.grammar import START, WAKE_KINDS, Grammar, VocabularyError, load_pack
 from narrator.play.lines import deal_line, message
 from narrator.presets import make_setup, preset_names
 from narrator.session import Session
@@ -86,3 +88,21 @@ def test_the_words_found_are_the_ones_the_script_asks_for() -> None:
     assert told(Line("没听懂，请再说一遍。", "host")) == []
     assert told(Line("已暂停，说“继续”接着进行。", "host")) == ["继续"]
     assert told(Line("已暫停，說「法官，繼續」接著進行。", "host")) == ["法官继续"]
+
+
+def test_a_pack_that_cannot_say_a_seat_pass_or_a_control_is_refused_at_start(tmp_path: Path) -> None:
+    """A pack with a `say:` table must say every seat of the largest table, 过 and each control: a word the
+    judge asks for that the ear could never hear is a start-up error naming the words, never a game in which
+    the host cannot answer."""
+    ko = load_pack("ko")
+    Grammar(ko, lambda w: w != "열하나").check(18)  # the stand-in's pack says every one of them
+    say = {k: list(v) for k, v in ko.say.items() if k not in ("十七号", "过", "撤销")}
+    pack = tmp_path / "short.yaml"
+    pack.write_text(yaml.safe_dump({"lang": "short", "controls": {c: list(w) for c, w in ko.controls.items()},
+                                    "wake": list(ko.wake), "start": list(ko.start), "filler": list(ko.filler),
+                                    "say": say}, allow_unicode=True), encoding="utf-8")
+    grammar = Grammar(load_pack(pack), lambda w: w != "열하나")
+    assert grammar.unsayable(18) == ["十七号", "过", "撤销"]
+    assert grammar.unsayable(16) == ["过", "撤销"]  # no seat 17 at a table of 16; 过 and 撤销 at every table
+    with pytest.raises(VocabularyError, match="no spoken form for 十七号, 过, 撤销"):
+        grammar.check(18)

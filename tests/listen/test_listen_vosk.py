@@ -30,6 +30,7 @@ pytestmark = pytest.mark.slow
 
 KILL = Prompt("wolves.kill", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=0)
 SAVE = Prompt("witch.save", frozenset({YesNo}))
+LINK = Prompt("cupid.link", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=2, max_seats=2)
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +50,12 @@ def ear(model: Any, grammar: Grammar, audio: np.ndarray, **kw: Any) -> FileEar:
 
 def silence(s: float) -> np.ndarray:
     return np.zeros(int(s * SAMPLE_RATE), np.float32)
+
+
+def voiced_s(clip: np.ndarray) -> float:
+    """s from the clip's start to the end of its voice (espeak-ng ends a clip with some silence)."""
+    loud = np.flatnonzero(np.abs(clip) > 10 ** (-40 / 20))
+    return (int(loud[-1]) + 1) / SAMPLE_RATE
 
 
 def test_vocabulary_is_checked_and_phrases_split_into_known_words(model: Any, grammar: Grammar) -> None:
@@ -76,11 +83,26 @@ def test_streamed_speech_is_heard_as_host_words_with_its_timing(model: Any, gram
     assert first is not None and second is not None
     assert (first.text, second.text) == ("四号", "三号") and first.source == "file"
     assert meaning(first.text, KILL, grammar.pack) == Seats((4,))
-    end_four = 0.5 + len(four) / SAMPLE_RATE
+    end_four = 0.5 + voiced_s(four)
     assert first.start_s is not None and first.end_s is not None and second.start_s is not None
     assert 0.2 <= first.start_s <= 0.7 and first.end_s < second.start_s
-    assert end_four < first.end_s < end_four + 0.4 + 0.15  # the VAD's trailing silence, one window slack
+    # 四号 is the whole answer to the kill: the turn ends after the short silence (EndpointConfig.complete_s,
+    # plus the VAD's lag), well before the long one (trailing_s)
+    assert end_four < first.end_s < end_four + 0.3
     assert e.listen(KILL, 12) is None and e.closed.is_set()
+
+
+def test_a_host_between_seats_keeps_the_long_silence(model: Any, grammar: Grammar) -> None:
+    """Two seats asked: one seat, then a pause longer than the short silence, is no whole answer — the turn
+    goes on and the second seat is in the same utterance; one seat alone ends after the long silence."""
+    four, three = espeak("넷", "ko"), espeak("삼호", "ko")
+    four = four[: round(voiced_s(four) * SAMPLE_RATE)]
+    audio = np.concatenate([silence(0.5), four, silence(0.25), three, silence(1.0)])
+    both = ear(model, grammar, audio).listen(LINK, 12)
+    assert both is not None and both.text == "四号 三号"
+    alone = ear(model, grammar, np.concatenate([silence(0.5), four, silence(1.0)])).listen(LINK, 12)
+    assert alone is not None and alone.text == "四号" and alone.end_s is not None
+    assert alone.end_s > 0.5 + voiced_s(four) + 0.4  # the long trailing silence
 
 
 def test_the_end_of_speech_is_found_under_the_night_music(model: Any, grammar: Grammar) -> None:
@@ -89,8 +111,8 @@ def test_the_end_of_speech_is_found_under_the_night_music(model: Any, grammar: G
     e = ear(model, grammar, audio, trailing_s=0.4)
     heard = e.listen(SAVE, 12)
     assert heard is not None and heard.text == "是"
-    end = 1.5 + len(speech) / SAMPLE_RATE
-    assert heard.end_s is not None and end < heard.end_s < end + 0.6
+    end = 1.5 + voiced_s(speech)
+    assert heard.end_s is not None and end < heard.end_s < end + 0.4  # a whole answer: the short silence
 
 
 def test_music_alone_is_never_heard(model: Any, grammar: Grammar) -> None:
