@@ -18,7 +18,8 @@ with 20 ms delay, −6 dB and two reflections; a host voice in the same room).
         after the cards line until it is taken, then answers the first question once. One recording of the
         room's probe (the host's mouth, the table, the earpiece, the microphone: roomkit.PROBE) gives the
         end of his voice and the first sample of the judge's next line on one sample clock; p50/p95 of
-        that, and beyond the ear's trailing silence; where the time went (the trace); the peak memory
+        that, split by how the turn ended (by meaning after the short silence, or by the long one: the
+        trace's vad_end); where the time went (the trace); the peak memory
         (VmHWM) of play with the Korean model loaded. The judge's voice is rendered beforehand unless --cold.
     python scripts/bench_room.py memory [--count 2]
         A whole game with the Korean model loaded (`play --input voice,text`, the microphone open in the
@@ -281,11 +282,13 @@ def mouth_to_mic_s(rec: np.ndarray, rate: int, span: tuple[float, float]) -> flo
     return lag_s(rec[a:b, 0], rec[a:b, AIR], rate)
 
 
-def stages(trace: list[dict[str, Any]], heard_at: float, latency_s: float, mic_s: float) -> dict[str, float] | None:
+def stages(trace: list[dict[str, Any]], heard_at: float, latency_s: float, mic_s: float) -> dict[str, Any] | None:
     """Where the time went (ms), from the narrator process's trace (scripts/trace_narrator.py): the first
     utterance the loop had after `heard_at` (monotonic), its VAD end and decoding before it, then the save,
     the next line's voice, its enqueueing and its first sample leaving the device; the host's voice end
-    placed on the same clock `latency_s` before that first sample; `mic_s`: the room's mouth → microphone."""
+    placed on the same clock `latency_s` before that first sample; `mic_s`: the room's mouth → microphone.
+    "ended": "by meaning" when the reading was a whole answer after the short silence (narrator/listen/turn.py),
+    else "by silence" (the long trailing silence)."""
     def first(event: str, after: float) -> dict[str, Any] | None:
         return next((e for e in trace if e["event"] == event and e["t"] >= after), None)
 
@@ -310,7 +313,9 @@ def stages(trace: list[dict[str, Any]], heard_at: float, latency_s: float, mic_s
           "voice the line": voiced["took"],
           "loop has it → enqueued": enqueued["t"] - t,
           "enqueued → first sample out (PortAudio)": leaves["t"] - enqueued["t"]}
-    return {k: round(v * 1000, 1) for k, v in ms.items()}
+    out: dict[str, Any] = {k: round(v * 1000, 1) for k, v in ms.items()}
+    out["ended"] = "by meaning" if vad.get("complete") else "by silence"
+    return out
 
 
 def percentiles(values: list[float]) -> dict[str, float | None]:
@@ -372,7 +377,12 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
 
     trailing = EndpointConfig().trailing_s
     latencies: dict[str, list[float]] = {"开始": [], "answer": []}
-    breakdowns: dict[str, list[dict[str, float]]] = {"开始": [], "answer": []}
+    breakdowns: dict[str, list[dict[str, Any]]] = {"开始": [], "answer": []}
+    ended: dict[str, list[str | None]] = {"开始": [], "answer": []}
+    start_tries: list[int] = []
+    """How many times the host said 开始 until it was taken, per run."""
+    start_heard: list[list[str]] = []
+    """What the console showed heard (👂) meanwhile."""
     peaks, failures = [], []
     scenario = Scenario.from_dict({**GAME, "seed": 3}, name="room-start")
     for _ in range(count):
@@ -399,6 +409,8 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
             failures.append("开始 never taken")
             continue
         taken = max(i for i, kind in enumerate(kinds) if kind == "start")
+        start_tries.append(kinds.count("start"))
+        start_heard.append([line.strip() for _, line in run.printed if "👂" in line][:kinds.count("start")])
         measured = [("开始", taken, [TABLE, EARPIECE])]
         if taken + 1 < len(kinds):
             measured.append(("answer", taken + 1, [EARPIECE]))
@@ -416,17 +428,24 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
                 mouth_to_mic_s(rec, RATE, spoken[i]))
             if where is not None:
                 breakdowns[what].append(where)
+            ended[what].append(None if where is None else where["ended"])
             print(json.dumps({what: round((onset - end) * 1000, 1), "stages": where}, ensure_ascii=False),
                   file=sys.stderr, flush=True)
     out: dict[str, object] = {"aec": aec or "off", "voices": "cold" if cold else "built", "runs": count,
                               "failures": failures, "trailing_silence_ms": trailing * 1000}
     for what, values in latencies.items():
         ms = [x * 1000 for x in values]
+        by_meaning = [x for x, how in zip(ms, ended[what], strict=True) if how == "by meaning"]
+        by_silence = [x for x, how in zip(ms, ended[what], strict=True) if how == "by silence"]
+        numbers = [k for k in (breakdowns[what][0] if breakdowns[what] else {}) if k != "ended"]
         out[what] = {"samples": len(ms), "host_end_to_next_line_ms": percentiles(ms),
-                     "beyond_trailing_ms": percentiles([x - trailing * 1000 for x in ms]),
-                     "each_ms": [round(x) for x in ms],
+                     "ended_by_meaning": {"samples": len(by_meaning), **percentiles(by_meaning)},
+                     "ended_by_silence": {"samples": len(by_silence), **percentiles(by_silence)},
+                     "each_ms": [round(x) for x in ms], "each_ended": ended[what],
                      "stages_median_ms": {k: round(float(np.median([b[k] for b in breakdowns[what]])), 1)
-                                          for k in (breakdowns[what][0] if breakdowns[what] else {})}}
+                                          for k in numbers}}
+    out["开始_tries"] = start_tries
+    out["开始_heard"] = start_heard
     out["peak_rss_mb"] = round(max(peaks, default=0))
     out["load"] = [round(x, 2) for x in os.getloadavg()]
     return out

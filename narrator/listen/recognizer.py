@@ -119,7 +119,8 @@ class Recognizer:
             self._heard.append(pcm)
 
     def final(self) -> list[tuple[str, float]]:
-        """The utterance's readings (text, score), best first; the recogniser is ready for the next."""
+        """The utterance's readings (text, score), best first; the recogniser is ready for the next. Right
+        after `peek`, the readings it gave (nothing decoded again)."""
         with self._lock:
             if self._rec is None:
                 return []

@@ -109,8 +109,8 @@ class VoiceEar(QueueEar):
         self._asked = True
         readings = self.recognizer.peek()
         if readings and turn.complete(readings[0][0]):
-            for event in ep.cut():
-                self._end(event.t, readings)
+            for event in ep.cut():  # the recogniser's final readings are the ones just peeked at
+                self._end(event.t)
 
     def flush(self) -> None:
         with self._feed_lock:
@@ -125,28 +125,27 @@ class VoiceEar(QueueEar):
         if audio is not None and self._utt_start is not None:
             self.recognizer.accept(audio)
         if kind == "end" and self._utt_start is not None:
-            self._end(t, None)
+            self._end(t)
 
-    def _end(self, t: float, readings: list[tuple[str, float]] | None) -> None:
-        """The utterance ended at `t`: decode it (or take the readings already had) and post what it says."""
+    def _end(self, t: float) -> None:
+        """The utterance ended at `t`: decode it and post what it says."""
         if self.on_end is not None:
             self.on_end(t)
         start, self._utt_start = self._utt_start, None
         if start is None:
             return
-        heard = self.decode(start, t, readings)
+        heard = self.decode(start, t)
         if heard is not None and self.context is not None:
             self.post(heard)
 
-    def decode(self, start: float, end: float, readings: list[tuple[str, float]] | None = None) -> Heard | None:
+    def decode(self, start: float, end: float) -> Heard | None:
         """The recogniser's readings as host words; None when nothing was heard ([unk] or empty). Where
         people talk (a speech) only readings that are a command with the judge's name count, without it
         (`Grammar.command`) — and only when the best reading is one: a player's sentence whose best reading
-        is "九号 三号 过" is his, even if a weaker reading is "法官 过". `readings`: the recogniser's final
-        readings when they were had already (the turn ended by meaning)."""
+        is "九号 三号 过" is his, even if a weaker reading is "法官 过"."""
         alternatives = []
         ctx = self.context
-        for rank, (text, score) in enumerate(self.recognizer.final() if readings is None else readings):
+        for rank, (text, score) in enumerate(self.recognizer.final()):
             if ctx is None:
                 words: str | None = self.grammar.host_words(text)
             else:
