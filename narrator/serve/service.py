@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from narrator.play.paths import config_path, data_dir
+from narrator.paths import config_path, data_dir
 
 UNIT = "narrator.service"
 Scope = Literal["user", "system"]
