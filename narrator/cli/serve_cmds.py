@@ -30,6 +30,11 @@ NoSystemctlOpt = Annotated[bool, typer.Option("--no-systemctl", help="Only write
 def serve(
     seed: Annotated[int | None, typer.Option(help="The first game's seed (the next games count up from it); "
                                              "default: random.")] = None,
+    web_listen: Annotated[str | None, typer.Option(
+        help="Where the finished games' recap pages are served on the local network (announced as "
+             "narrator.local): auto (port 80, else 8080), HOST:PORT, :PORT, off. Default from the config "
+             "(web.listen), else auto.")] = None,
+    no_web: Annotated[bool, typer.Option("--no-web", help="Serve no recap pages.")] = False,
     *,
     live: LiveOptions,
 ) -> None:
@@ -38,6 +43,7 @@ def serve(
     from narrator.play.config import Config, ConfigError
     from narrator.play.run import StartProblem
     from narrator.serve.device import Device
+    from narrator.serve.web import Web, WebError, parse_listen
 
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(name)s: %(message)s")
     try:
@@ -47,7 +53,13 @@ def serve(
         wiring.pace = live.pace * config.voice.pace_scale
         wiring.live_console = False
         wiring.check()
-        code = Device(wiring, config, lang=config.game.lang, seed=seed).run()
+        listen = "off" if no_web else web_listen if web_listen is not None else config.web.listen
+        try:
+            parse_listen(listen)
+        except WebError as exc:
+            raise StartProblem(f"{exc} ({'--web-listen' if web_listen is not None else config.path or 'config'})") \
+                from exc
+        code = Device(wiring, config, lang=config.game.lang, seed=seed, web=Web(listen)).run()
     except (ConfigError, StartProblem) as exc:
         raise fail(str(exc)) from exc
     raise typer.Exit(code)

@@ -28,6 +28,7 @@ from typing import Any
 
 from rich.console import Console
 
+from narrator.judge.script import Pieces
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.play import store
 from narrator.play.config import Config
@@ -38,6 +39,7 @@ from narrator.play.loop import Live, View
 from narrator.play.run import NewGame, Wiring, close_when_done, play_on
 from narrator.serve.lobby import Lobby, Step, every_prompt, recap_lines
 from narrator.serve.notify import Watchdog, notify
+from narrator.serve.web import Web, WebError
 from narrator.session import Session
 
 log = logging.getLogger("narrator.serve")
@@ -72,6 +74,8 @@ class Device:
     """s of silence before a lobby question is asked again; as long again, and the lobby goes back to waiting."""
     interrupts: Interrupts = field(default_factory=Interrupts)
     games: int = 0
+    web: Web | None = None
+    """The finished games' recap pages on the local network (None: not served)."""
     _mouth: Any = None
     _ear: Any = None
 
@@ -109,6 +113,12 @@ class Device:
         self.interrupts.install()
         notify("READY=1", "STATUS=ready: in the lobby")
         dog = Watchdog.start_if_asked(threading.main_thread().is_alive)
+        if self.web is not None:
+            self.web.root, self.web.lang = self.games_root, self.lang
+            try:
+                self.web.start()
+            except WebError as exc:
+                log.warning("web: %s", exc)
         try:
             return self._serve(lobby, found[0] if found else None)
         except Quit as stop:
@@ -121,6 +131,8 @@ class Device:
             notify("STOPPING=1")
             if dog is not None:
                 dog.stop()
+            if self.web is not None:
+                self.web.stop()
             self.interrupts.uninstall()
             if self._mouth is not None:
                 self._mouth.close()
@@ -260,7 +272,12 @@ class Device:
             return outcome.code
         log.info("game ended: %s won (%s)", session.winner.value if session.winner else "nobody",
                  session.termination)
-        lobby.after_game(recap_lines(lobby.script, session))
+        said = recap_lines(lobby.script, session)
+        where = self.web.address if self.web is not None else None
+        if where is not None:  # the page of the game just ended is on it (narrator.play.run.finish wrote it)
+            said.append(lobby.line("web", address=Pieces((where,))))
+            self.console.print(f"🌐 http://{where}/", markup=False)
+        lobby.after_game(said)
         return 0
 
 

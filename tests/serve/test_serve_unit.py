@@ -25,7 +25,7 @@ from narrator.play.store import all_games
 from narrator.serve.device import Device
 from narrator.serve.notify import notify, watchdog_period_s
 
-TEXT = ["--input", "text", "--table-device", "none"]
+TEXT = ["--input", "text", "--table-device", "none", "--no-web"]
 
 
 def notifications(sock: socket.socket, until: str, timeout_s: float = 60.0) -> list[str]:
