@@ -6,6 +6,7 @@ read by `play`, `resume` and `doctor`. Command-line options override it.
     host = ""                # the host's earpiece ("" = the host's lines go to the console)
     mic = "default"          # the microphone: "default", an index or part of a name
     echo_cancel = ""         # "webrtc": PulseAudio's echo canceller between table and mic (narrator.play.echo)
+    keypad = "auto"          # auto (the terminal, else a USB numeric keypad), terminal, /dev/input/by-id/…, a name
     [voice]
     backend = "edge"         # edge (espeak-ng when offline) or espeak
     name = ""                # "" = the backend's default voice
@@ -46,6 +47,9 @@ class Audio:
     mic: str = "default"
     echo_cancel: str = ""
     """"webrtc" (or "speex"): play and record through PulseAudio's echo canceller; "": none."""
+    keypad: str = "auto"
+    """The keypad: "auto" (the terminal when there is one, else the first USB numeric keypad), "terminal", or
+    an input device's path or part of its name (narrator/listen/evkeys.py)."""
 
 
 @dataclass

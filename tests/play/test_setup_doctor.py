@@ -32,9 +32,11 @@ def config(home: Path) -> dict[str, object]:
 def test_setup_writes_the_config_and_is_safe_to_run_again(home: Path) -> None:
     code, out = invoke("setup", *QUIET, "--no-test", "--table", "none", "--input", "text", "--backend", "espeak")
     assert code == 0, out
-    assert config(home) == {"audio": {"table": "none", "host": "", "mic": "default", "echo_cancel": ""},
+    assert config(home) == {"audio": {"table": "none", "host": "", "mic": "default", "echo_cancel": "",
+                                      "keypad": "auto"},
                             "voice": {"backend": "espeak", "name": "", "volume": "0", "pace": "1"},
-                            "game": {"lang": "zh-Hans", "input": "text", "read_back": "irreversible", "judge_name": ""}}
+                            "game": {"lang": "zh-Hans", "input": "text", "read_back": "irreversible", "judge_name": ""},
+                            "web": {"listen": "auto"}}
     code, out = invoke("setup", *QUIET, "--no-test", "--lang", "zh-Hant")
     assert code == 0, out
     again = config(home)
