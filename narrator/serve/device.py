@@ -287,6 +287,7 @@ class Device:
         self.games += 1
         self._mouth.close()
         self._mouth = None
+        notify(f"STATUS=playing a game of {session.setup.players}")
         try:
             mouth = self.wiring.mouth(self.console, session.seed, session.lang)
             outcome = play_on(session, self.wiring, mouth, self._ear, self.console, saved=saved, new=new,
@@ -298,6 +299,7 @@ class Device:
             outcome = None
         finally:
             session.close()
+            notify("STATUS=in the lobby")
             self._mouth = self.wiring.mouth(self.console, 0, self.lang)
         if outcome is None:
             lobby.go(Step("idle"), lobby.line("game_error"))
