@@ -80,7 +80,8 @@ def test_setup_plays_a_test_tone_on_each_chosen_speaker(pulse: object, home: Pat
     finally:
         heard_room, heard_host = room.stop(), host.stop()
     assert code == 0, out
-    assert config(home)["audio"] == {"table": "pulse:room", "host": "pulse:host", "mic": "default", "echo_cancel": ""}
+    assert config(home)["audio"] == {"table": "pulse:room", "host": "pulse:host", "mic": "default", "echo_cancel": "",
+                                     "keypad": "auto"}
     for heard in (heard_room, heard_host):
         assert tone_level(heard, 880.0) > 0.1, tone_level(heard, 880.0)  # the tone is 0.3 full scale
     assert np.abs(heard_room).max() > 0.05
