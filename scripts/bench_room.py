@@ -399,6 +399,9 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
             finally:
                 rec = recorder.stop()
             events = [json.loads(x) for x in trace.read_text(encoding="utf-8").splitlines()] if trace.exists() else []
+            ear_events = [e for e in events if e["event"] in ("first_feed", "begin", "vad_start", "vad_end", "decoded",
+                                                             "heard")]
+            print(json.dumps({"ear": ear_events[:14]}, ensure_ascii=False), file=sys.stderr, flush=True)
         peaks.append(run.peak_rss_mb)
         spoken = sound_spans(rec[:, 0], RATE)
         if len(spoken) != len(run.host_ends):
@@ -410,7 +413,7 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
             continue
         taken = max(i for i, kind in enumerate(kinds) if kind == "start")
         start_tries.append(kinds.count("start"))
-        start_heard.append([line.strip() for _, line in run.printed if "👂" in line][:kinds.count("start")])
+        start_heard.append([line.strip() for _, line in run.printed if "👂" in line][:kinds.count("start") + 1])
         measured = [("开始", taken, [TABLE, EARPIECE])]
         if taken + 1 < len(kinds):
             measured.append(("answer", taken + 1, [EARPIECE]))

@@ -11,6 +11,9 @@ Runs the real CLI in this process after wrapping a few methods, each of which ap
                 ear's clock for that end (the microphone's capture time of the last frame); "complete": ended
                 by meaning (narrator/listen/turn.py), stamped when the short silence was reached
     final       the decoder's final result is out (Recognizer.final, or Recognizer.peek with "peek"; "took" s)
+    vad_start   the VAD started an utterance ("context": the prompt the ear listens for, or None)
+    decoded     what the ear made of an utterance ("text": the Heard's, None when nothing)
+    first_feed  the microphone's first block reached the ear; begin: the ear listens for a new prompt
     heard       the loop has the utterance (GuardedEar.listen returns it; "text")
     saved       the new game is on disk (store.save_game; "took" s)
     voiced      a line's clip is ready (AudioMouth.clip; "took" s, "text")
@@ -57,7 +60,33 @@ def install(out: Path) -> None:
     def _event(self: VoiceEar, kind: str, t: float, audio: Any) -> None:
         if kind == "end" and self._utt_start is not None:
             log("vad_end", capture_t=t)
+        if kind == "start":
+            log("vad_start", capture_t=t, context=None if self.context is None else self.context.prompt.kind)
         event(self, kind, t, audio)
+
+    decode = VoiceEar.decode
+
+    def _decode(self: VoiceEar, start: float, end: float) -> Any:
+        heard = decode(self, start, end)
+        log("decoded", text=None if heard is None else heard.text, capture_t=end)
+        return heard
+
+    feed = VoiceEar.feed
+    fed: list[bool] = []
+
+    def _feed(self: VoiceEar, samples: Any, t: float) -> None:
+        if not fed:
+            fed.append(True)
+            log("first_feed", capture_t=t, context=None if self.context is None else self.context.prompt.kind)
+        feed(self, samples, t)
+
+    begin = VoiceEar.begin
+
+    def _begin(self: VoiceEar, context: Any) -> None:
+        fresh = self.context is None or self.context.prompt is not context.prompt
+        begin(self, context)
+        if fresh:
+            log("begin", prompt=context.prompt.kind)
 
     end_if_complete = VoiceEar._end_if_complete
 
@@ -137,6 +166,9 @@ def install(out: Path) -> None:
     Mixer.stamp = _stamp  # type: ignore[method-assign]
     Mixer.enqueue_line = _enqueue_line  # type: ignore[method-assign]
     VoiceEar._event = _event  # type: ignore[method-assign]
+    VoiceEar.decode = _decode  # type: ignore[method-assign]
+    VoiceEar.feed = _feed  # type: ignore[method-assign]
+    VoiceEar.begin = _begin  # type: ignore[method-assign]
     Recognizer.final = _final
     Recognizer.peek = _peek
     VoiceEar._end_if_complete = _end_if_complete  # type: ignore[method-assign]

@@ -37,6 +37,8 @@ class Turn:
         self.prefixes = proper_prefixes(grammar.phrases_for(prompt, max_seat))
         controls = START_CONTROLS if prompt is START else CONTROLS
         self.controls = frozenset(controls)
+        self.many = Seats in prompt.accepts and prompt.max_seats > 1
+        """Its answer has several seats: the host pauses between them (the longer short silence)."""
 
     def complete(self, reading: str) -> bool:
         """True when `reading` (the recogniser's words so far) is a whole legal answer here."""

@@ -72,9 +72,14 @@ class EndpointConfig:
     """Speech this long starts an utterance (shorter clicks are ignored)."""
     trailing_s: float = 0.4
     """Silence this long ends it (≤ 0.5 s: the next line must start soon after the host stops)."""
-    complete_s: float = 0.09
+    complete_s: float = 0.15
     """Silence this long ends it when what was read so far is already a whole legal answer (the voice ear
-    asks: narrator/listen/turn.py); counted in whole frames, 3 of Silero's 32 ms."""
+    asks: narrator/listen/turn.py); counted in whole frames, 5 of Silero's 32 ms. Shorter cut words in two
+    (scripts/bench_turn.py: at 3 frames 열세번째 was ended after 열세 and read as 六号)."""
+    complete_many_s: float = 0.25
+    """The same for an answer of several seats (the wolves' four): the host pauses between seats, and a
+    misread seat can make three said seats four read (bench_turn.py: at 5 frames 일호 넷 팔호 | 열하나 was
+    ended before 열하나, 팔호 read as 八号 九号)."""
     preroll_s: float = 0.3
     """Audio kept from before the start, so the recogniser hears the first consonant."""
     max_s: float = 12.0

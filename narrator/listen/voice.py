@@ -9,9 +9,9 @@ before the first question is discarded too (there is no grammar to hear it with)
 started after the prompt began listening count (an older one was decoded with another prompt's grammar).
 
 End of turn by meaning (narrator/listen/turn.py): once the host has been silent for the endpointer's short
-`complete_s`, the recogniser gives its readings of the utterance so far (`Recognizer.peek`); when the best
-one is already a whole legal answer to the prompt the utterance ends there, instead of after the long
-`trailing_s`. When it is not, the utterance goes on.
+`complete_s` (`complete_many_s` where several seats are asked), the recogniser gives its readings of the
+utterance so far (`Recognizer.peek`); when the best one is already a whole legal answer to the prompt the
+utterance ends there, instead of after the long `trailing_s`. When it is not, the utterance goes on.
 """
 
 from __future__ import annotations
@@ -101,7 +101,8 @@ class VoiceEar(QueueEar):
         is already a whole answer (narrator/listen/turn.py)."""
         ep, turn = self.endpointer, self._turn
         quiet = ep.quiet_s
-        if quiet < ep.cfg.complete_s - 1e-9:
+        short = ep.cfg.complete_many_s if turn is not None and turn.many else ep.cfg.complete_s
+        if quiet < short - 1e-9:
             self._asked = False
             return
         if turn is None or self._utt_start is None or not ep.speaking or self._asked:

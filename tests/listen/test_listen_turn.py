@@ -52,6 +52,12 @@ def test_a_whole_legal_answer_ends_the_turn_early(prompt: Prompt, reading: str, 
     assert Turn(zh(), prompt, 12).complete(reading) is whole
 
 
+def test_an_answer_of_several_seats_waits_longer_between_them() -> None:
+    """The host pauses between seats, and a misread seat can make four of three: several seats get the
+    longer short silence (EndpointConfig.complete_many_s)."""
+    assert Turn(zh(), WOLVES, 12).many and not Turn(zh(), KILL, 12).many and not Turn(zh(), SAVE, 12).many
+
+
 def test_korean_forms_that_begin_a_longer_one_keep_the_long_silence() -> None:
     ko = Grammar(load_pack("ko"), lambda w: w != "열하나")  # the Korean model splits 열하나 (十一号) in two
     turn = Turn(ko, KILL, 12)

@@ -432,6 +432,13 @@ def start_host(tries: int) -> Host:
         pack = load_pack("ko")
         while not run.printed and not done.is_set():
             time.sleep(0.1)
+        # The cards line is printed before it is played (its voice, the stream): wait for the judge's voice,
+        # then for quiet — a host who spoke as soon as it was printed said 开始 before the judge did, into an
+        # ear that listens only once the cards line was heard, and "the first 开始 was never heard".
+        printed = run.printed[0][0]
+        deadline = time.monotonic() + 30
+        while all(e.last_voice < printed for e in ears.parts) and time.monotonic() < deadline and not done.is_set():
+            time.sleep(0.05)
         for _ in range(tries):
             ears.wait_quiet(QUIET_S, timeout_s=120)
             seen = len(run.printed)
