@@ -13,6 +13,7 @@ no answer of a game, no card — only what the table heard anyway (the lobby's c
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import random
@@ -25,6 +26,7 @@ from typing import Any
 
 from rich.console import Console
 
+from narrator.journal import write_atomically
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.play import store
 from narrator.play.config import Config
@@ -32,6 +34,7 @@ from narrator.play.ears import InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.lines import where_pieces
 from narrator.play.loop import Live, View
+from narrator.play.paths import games_dir
 from narrator.play.run import NewGame, Wiring, close_when_done, play_on
 from narrator.serve.lobby import Lobby, Step, every_prompt, recap_lines
 from narrator.session import Session
@@ -44,6 +47,8 @@ VOLUME_STEP_DB, VOLUME_RANGE_DB = 3.0, (-30.0, 12.0)
 PACE_STEP, PACE_RANGE = 1.2, (0.4, 2.5)
 MAX_FAILURES = 3
 """Unexpected errors in a row after which `serve` gives up (exit 70: the unit restarts it)."""
+RECAP_LOOKBACK = 5
+"""Newest games looked at for the last recap at power-on."""
 RESUMED = -1
 """`Device._turn`: the offered game was taken up or dropped (it is offered no more)."""
 
@@ -74,6 +79,8 @@ class Device:
     games: int = 0
     _mouth: Any = None
     _ear: Any = None
+    _kept: Any = None
+    """The lobby state last written (written again only when it changed)."""
 
     def run(self) -> int:
         """Serve until 关机 (0), the input ends (3) or Ctrl-C twice (130)."""
@@ -92,6 +99,7 @@ class Device:
                 close_when_done(ear_job)
                 raise
         lobby = Lobby(self.lang, played=Counter(store.played(self.games_root)), judge_name=self.judge_name)
+        lobby.recap = self._last_recap(lobby)
         found = store.recoverable(self.games_root, within_s=RECOVER_WITHIN_S)
         if found is not None:
             saved, session = found
@@ -99,6 +107,8 @@ class Device:
             assert session.prompt is not None
             lobby.recover(where_pieces(lobby.script, session.prompt, status.night, status.day, status.phase))
             log.info("unfinished game %s offered", saved.id)
+        elif lobby.restore(self._kept_state()):
+            log.info("lobby taken up at %s", lobby.step.kind)
         else:
             lobby.ready()
         if not self.wiring.host and not self.console.is_terminal:
@@ -147,7 +157,8 @@ class Device:
                 if failures >= MAX_FAILURES:
                     raise
                 lobby.go(Step("idle"), lobby.line("failed"))
-                continue
+                code = None
+            self._keep_state(lobby)
             if code is None:
                 continue
             if code == RESUMED:
@@ -164,6 +175,7 @@ class Device:
         log.info("lobby action: %s", action)
         if action == "shutdown":
             self._speak(lobby, [lobby.line("shutdown")])
+            lobby.go(Step("idle"), ask=False)  # switched off on purpose: the next power-on starts afresh
             return 0
         if action in ("louder", "softer", "slower", "faster"):
             self._setting(action)
@@ -178,6 +190,43 @@ class Device:
         elif action == "play":
             return self._new_game(lobby) or None
         return None
+
+    # ---- what outlives a power cut ---------------------------------------------------------------------
+
+    @property
+    def _state_path(self) -> Path:
+        """The lobby's state, beside the games folder (the data folder's lobby.json)."""
+        return (self.games_root or games_dir()).parent / "lobby.json"
+
+    def _keep_state(self, lobby: Lobby) -> None:
+        state = lobby.state()
+        if state == self._kept:
+            return
+        try:
+            self._state_path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(self._state_path, json.dumps(state, ensure_ascii=False).encode("utf-8"))
+            self._kept = state
+        except OSError as exc:  # the lobby goes on; only a power cut would lose where it stood
+            log.warning("cannot keep the lobby's state in %s: %s", self._state_path, exc)
+
+    def _kept_state(self) -> Any:
+        try:
+            return json.loads(self._state_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def _last_recap(self, lobby: Lobby) -> list[Any]:
+        """The spoken recap of the newest game played to its end (上一局复盘 after a restart), looking at the
+        newest few games only (power-on stays quick)."""
+        for saved in list(reversed(store.all_games(self.games_root)))[:RECAP_LOOKBACK]:
+            try:
+                session = saved.load()
+            except Exception:  # a damaged journal: the game list says so; the lobby looks further back
+                log.warning("game %s cannot be read for its recap", saved.id)
+                continue
+            if session.over:
+                return recap_lines(lobby.script, session)
+        return []
 
     def _live(self, lobby: Lobby) -> Live:
         """The game's loop with the lobby in the Session's place: its mouth, its guarded ear, device alerts."""
