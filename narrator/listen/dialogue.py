@@ -337,8 +337,8 @@ class Dialogue:
     @property
     def _remember_refusals(self) -> bool:
         """Whether 重复 says a refusal again: in a game yes (the host asks what was wrong); the lobby of
-        `narrator serve` says False (`repeats_refusals`): 重复 there says the question it asked."""
-        return bool(getattr(self.session, "repeats_refusals", True))
+        `narrator serve` says False (`repeat_refusals`): 重复 there says the question it asked."""
+        return bool(getattr(self.session, "repeat_refusals", True))
 
     def _alternative(self, heard: Heard, prompt: Prompt) -> Answer | None:
         """When the best reading of speech means nothing ("一号 四号 八号 열 是": a word cut in two, a stray

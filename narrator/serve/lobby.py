@@ -218,7 +218,7 @@ class Lobby:
     def over(self) -> bool:
         return False
 
-    repeats_refusals = False
+    repeat_refusals = False
     """重复 says the lobby's last question or answer, never a refusal (the Dialogue asks)."""
 
     def hidden(self, prompt: Prompt | None) -> bool:
