@@ -13,6 +13,7 @@ no answer of a game, no card — only what the table heard anyway (the lobby's c
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from rich.console import Console
 
 from narrator.journal import write_atomically
@@ -53,6 +55,10 @@ VOLUME_STEP_DB, VOLUME_RANGE_DB = 3.0, (-30.0, 12.0)
 PACE_STEP, PACE_RANGE = 1.2, (0.4, 2.5)
 MAX_FAILURES = 3
 """Unexpected errors in a row after which `serve` gives up (exit 70: the unit restarts it)."""
+LISTENING_CUE = "tick"
+"""The cue (narrator/audio/beds.py) played in the earpiece when a lobby question starts listening."""
+LISTENING_MARK = "🎤"
+"""What the host's console shows then (no earpiece)."""
 RECAP_LOOKBACK = 5
 """Newest games looked at for the last recap at power-on."""
 RESUMED = -1
@@ -276,6 +282,7 @@ class Device:
         ear.follow(self._mouth.playing)  # deaf to the lobby's own lines, as a game's ear is to the judge's
         asked = lobby.take_lines()
         live.speak(asked)
+        self._listening_cue()
         waiting = lobby.step.kind == "idle"
         config = DialogueConfig(pack=self.wiring.pack, judge_name=self.wiring.judge_name,
                                 ask_again_s=math.inf if waiting else self.ask_again_s,
@@ -291,6 +298,19 @@ class Device:
         taken = lobby.taken
         log.info("lobby: %s%s → %s", taken.what if taken else "?", _shown(taken), lobby.step.kind)
         return lobby.take_action()
+
+    def _listening_cue(self) -> None:
+        """The device listens now: a tick in the host's earpiece, else 🎤 on the host's console — never on the
+        table (the lobby has no night, but a cue there would be one more sound the table learns to read)."""
+        mixer = getattr(getattr(self._mouth, "player", None), "mixer", None)
+        if self.wiring.host and mixer is not None:
+            try:
+                mixer.enqueue(np.zeros(0, np.float32), "host", 0.0, cue=LISTENING_CUE)
+                return
+            except (ValueError, OSError) as exc:  # a sound bank without it: the console's mark instead
+                log.warning("listening cue: %s", exc)
+        with contextlib.suppress(OSError):
+            self.console.print(LISTENING_MARK, markup=False, highlight=False)
 
     def _setting(self, action: str) -> None:
         voice = self.config.voice

@@ -227,3 +227,41 @@ def test_serve_never_dies_on_a_random_walk(tmp_path: Path, monkeypatch: pytest.M
     print(f"{len(seeds())} walks: {totals}")
     if len(seeds()) >= 50:  # the walks went where they should: games played to the end, cut, shut down
         assert min(totals.values()) > 0, totals
+
+
+def test_the_listening_cue_is_the_hosts_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each lobby question, once said, starts listening with a tick in the host's earpiece — the table's
+    channel gets none; with no earpiece the host's console shows 🎤."""
+    from narrator.audio.beds import builtin_sounds
+    from narrator.audio.mixer import Mixer
+
+    monkeypatch.setenv("NARRATOR_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("NARRATOR_CONFIG_DIR", str(tmp_path / "config"))
+    cues: list[tuple[str, str | None]] = []
+
+    class Recorded(Mixer):
+        def enqueue(self, clip: Any, channel: str = "all", pause_after_s: float = 0.0, cue: str | None = None,
+                    bed: str | None = None, lead_s: float = 0.0) -> Any:
+            cues.append((channel, cue))
+            return super().enqueue(clip, channel, pause_after_s, cue, bed, lead_s)
+
+    class EarpieceMouth(PrintMouth):
+        player = type("Player", (), {"mixer": Recorded(builtin_sounds())})()
+
+    for host in ("earpiece", ""):
+        walked = Walk(0, tmp_path / f"cue{host}")
+        walked.left, walked.cut_chance = 0, 0.0
+        ear = WalkEar(walked)
+        script = iter(["开始新游戏", "九个", "关机", "确认"])
+        ear._lobby = lambda prompt: Heard(next(script))  # type: ignore[method-assign]
+        walked.left = 4
+        wiring = WalkWiring(walked, ear)
+        wiring.host = host
+        wiring.mouth = lambda console, seed, lang: EarpieceMouth(heard_by_the_table(walked))  # type: ignore
+        out = io.StringIO()
+        device = WalkDevice(wiring, Config(), console=Console(file=out, width=200), games_root=tmp_path / "g")
+        assert device.run() == 0
+        if host:
+            assert cues == [("host", "tick")] * 3 and "🎤" not in out.getvalue()  # the ready line, 几个人, the boards
+        else:
+            assert out.getvalue().count("🎤") == 3
