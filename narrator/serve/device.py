@@ -34,13 +34,13 @@ from rich.console import Console
 from narrator.journal import write_atomically
 from narrator.judge.script import Pieces
 from narrator.listen.dialogue import Dialogue, DialogueConfig
+from narrator.paths import games_dir
 from narrator.play import store
 from narrator.play.config import Config
 from narrator.play.ears import InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.lines import where_pieces
 from narrator.play.loop import Live, View
-from narrator.play.paths import games_dir
 from narrator.play.run import NewGame, Wiring, close_when_done, play_on
 from narrator.serve.lobby import Lobby, Step, every_prompt, recap_lines
 from narrator.serve.notify import Watchdog, notify
