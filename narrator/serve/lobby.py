@@ -393,6 +393,8 @@ class Lobby:
             self.step = replace(step, kind="ready")
         elif c.what == "change_board":
             self._to(self._choose_board())
+        elif c.what == "change_count":
+            self._to(Step("players"))
         elif c.what == "recap_again":
             self._lines += self.recap
             self._lines += self.question()
@@ -473,7 +475,7 @@ class Lobby:
             "recover": ("go_on", "drop"),
             "idle": ("new_game",),
             "players": (),
-            "board": ("more",),
+            "board": ("more", "change_count"),
             "ready": ("start", "change_rules", "change_board"),
             "rules": ("rules_done", "start"),
             "after": ("again", "change_board", "recap_again", "end"),
@@ -490,8 +492,6 @@ class Lobby:
             words.insert(1, w.clean(self.judge_name) + w.COMMANDS["new_game"][0])
         words += [word for table in (w.ANYTIME, w.ASK) for s in table for word in table[s]]
         keys: dict[str, str] = {}
-        if kind == "board":  # the count may change here (换板子: "九个")
-            words += [word for n in w.counts() for word in w.count_words(n)]
         if kind == "players":
             for n in w.counts():
                 words += w.count_words(n)
@@ -502,6 +502,7 @@ class Lobby:
             page = self._page_names()
             keys = {str(i + 1): said for i, said in enumerate(page)}
             keys[str(len(page) + 1)] = w.COMMANDS["more"][0]
+            keys[str(len(page) + 2)] = w.COMMANDS["change_count"][0]
         elif kind == "rules":
             words += w.spoken_rule_words()
             keys["1"] = w.COMMANDS["rules_done"][0]

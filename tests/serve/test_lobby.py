@@ -283,12 +283,17 @@ def test_repeat_says_the_question_not_the_refusal() -> None:
 
 
 def test_a_new_board_may_have_another_count() -> None:
-    """换板子, then "九个": the boards for nine, not "十二人没有这个板子"."""
+    """换板子, then "九个" (typed or keyed: counts are not offered to the recogniser at the board question, where
+    their words soaked up the boards') or 换人数: the boards for nine, not "十二人没有这个板子"."""
     lobby = Lobby()
     lobby.ready()
     said, _ = talk(lobby, ["开始新游戏", "十二个", "预女猎白", "换板子", "九个", "预女猎", "开始"])
     assert "九人可以玩：预女猎、标准局、经典。" in said and "十二人没有这个板子" not in " ".join(said)
     assert lobby.take_action() == "play" and lobby.planned is not None and lobby.planned.preset == "9人预女猎"
+    said, _ = talk(lobby, ["换板子", "换人数", "十二个", "狼王守卫", "开始"])
+    assert said[:2] == ["九人可以玩：预女猎、标准局、经典。", "几个人玩？"], said
+    assert lobby.take_action() == "play" and lobby.planned is not None and lobby.planned.preset == "12人狼王守卫"
+    assert "九个" not in lobby.prompt.info["words"] and keys_to_words("6", lobby.prompt) in ("", "换人数")
 
 
 @pytest.mark.parametrize(("words", "action"), [("声音大一点", "louder"), ("大一点", "louder"), ("听不清", "louder"),
@@ -311,7 +316,7 @@ def test_what_can_be_said_where_it_stands_and_the_last_recap() -> None:
     assert "现在可以说：开始新游戏。" in said and "还没有玩完过一局，没有复盘。" in said
     assert any(s.startswith("随时都可以说：重复") for s in said)
     assert "现在请说几个人玩，八到十八人都可以，比如：十二个。" in said
-    assert "现在请说板子的名字：预女猎白、预女猎守、白狼王守卫、狼王守卫、更多。也可以换人数，比如：九个。" in said
+    assert "现在请说板子的名字：预女猎白、预女猎守、白狼王守卫、狼王守卫、更多。要换人数请说“换人数”。" in said
     at = said.index("准备开始：十二人，预女猎白。")
     assert said[at + 1] == "改过的规则：没有警长。" and said[at + 2].startswith("请说要改的规则")
     lobby.recap = [lobby.line("ended")]

@@ -40,7 +40,7 @@ pytestmark = pytest.mark.slow
 WALKS = int(os.environ.get("NARRATOR_WALKS", "100"))
 ANYWHERE = ["重复", "撤销", "规则", "规则 女巫", "乱说", "确认", "不对", "对", "不", "好了", "继续", "暂停", "关机",
             "再来一局", "换板子", "结束", "开始", "开始新游戏", "九个", "十二个", "二十个", "预女猎", "更多",
-            "声音大一点", "你能做什么", "现在在干什么", "上一局复盘", "法官，开始新游戏", ""]
+            "声音大一点", "换人数", "你能做什么", "现在在干什么", "上一局复盘", "法官，开始新游戏", ""]
 """What a host may say at any lobby question besides its own words (some of them it cannot take)."""
 IN_GAME = ["重复", "撤销", "规则", "乱说", "暂停", "继续", "确认", "不对", "三号", "没有", "过"]
 """What a host may say in a game instead of its answer (mostly refused, or repaired)."""
@@ -253,11 +253,11 @@ def test_the_listening_cue_is_the_hosts_alone(tmp_path: Path, monkeypatch: pytes
         walked.left, walked.cut_chance = 0, 0.0
         ear = WalkEar(walked)
         script = iter(["开始新游戏", "九个", "关机", "确认"])
-        ear._lobby = lambda prompt: Heard(next(script))  # type: ignore[method-assign]
+        ear._lobby = lambda prompt, said=script: Heard(next(said))  # type: ignore[method-assign,misc]
         walked.left = 4
         wiring = WalkWiring(walked, ear)
         wiring.host = host
-        wiring.mouth = lambda console, seed, lang: EarpieceMouth(heard_by_the_table(walked))  # type: ignore
+        wiring.mouth = lambda console, seed, lang, w=walked: EarpieceMouth(heard_by_the_table(w))  # type: ignore
         out = io.StringIO()
         device = WalkDevice(wiring, Config(), console=Console(file=out, width=200), games_root=tmp_path / "g")
         assert device.run() == 0
