@@ -123,7 +123,8 @@ def test_power_on_the_lobby_and_shutdown_by_voice(room: Room, tmp_path: Path) ->
 def test_a_game_cut_off_is_continued_then_dropped_by_voice(room: Room, tmp_path: Path) -> None:
     """The recovery by voice: a 9人预女猎 game cut off in its first night (saved before its first answer, as
     the lobby's 开始 leaves it) → power-on: 上一局还没结束…继续吗？ → 继续 → the table hears 继续游戏 (where it
-    is: the earpiece) and its question again → the power is cut (SIGKILL) → power-on → 不 (kept as abandoned) → 关机 → 确认."""
+    is: the earpiece) and its question again → the power is cut (SIGKILL) → power-on → 不 (kept as abandoned) →
+    关机 → 确认."""
     session = Session(make_setup(str(GAME["preset"])), SEED, lang="zh-Hans")
     save_game(session, str(GAME["preset"]), {}, tmp_path / "data" / "games")
     session.close()
