@@ -427,8 +427,8 @@ class Lobby:
     def _status(self) -> list[Line]:
         """Where the lobby stands, in what the table chose (no secret: the lobby has none)."""
         step = self.step
-        if step.kind == "recover":
-            return [self.line("status.recover", where=self._recover_where)]
+        if step.kind == "recover":  # the question says it: where the game stopped to the host alone
+            return []
         if step.kind in ("idle", "players"):
             return [self.line(f"status.{step.kind}")]
         n = self.script.number(step.players or 0)

@@ -322,3 +322,14 @@ def test_what_can_be_said_where_it_stands_and_the_last_recap() -> None:
     lobby.recap = [lobby.line("ended")]
     said, _ = talk(lobby, ["上一局复盘"])
     assert said[0] == "好的，这次就到这里。"
+
+
+def test_where_an_unfinished_game_stopped_is_the_hosts_alone() -> None:
+    """现在在干什么 at the recovery question: the table hears that a game is unfinished, never where it stopped
+    (which step a game stopped at can be a secret)."""
+    lobby = Lobby()
+    lobby.recover("第三天白天，正在猎人开枪")
+    said, _ = talk(lobby, ["现在在干什么", "不"])
+    public = [x for x in said if "猎人" in x]
+    assert public and all(x.startswith("上一局停在") for x in public)
+    assert all(line.to == "host" for line in [lobby.line("recover.where", where="x")])
