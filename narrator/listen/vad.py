@@ -76,6 +76,10 @@ class EndpointConfig:
     """Silence this long ends it when what was read so far is already a whole legal answer (the voice ear
     asks: narrator/listen/turn.py); counted in whole frames, 5 of Silero's 32 ms. Shorter cut words in two
     (scripts/bench_turn.py: at 3 frames 열세번째 was ended after 열세 and read as 六号)."""
+    complete_within_s: float = 4.0
+    """Only an utterance shorter than this is asked whether it is a whole answer: every answer is said in a
+    breath or two (four seats ~2.5 s), longer is talk (a player's speech), and each question costs the
+    recogniser the utterance again."""
     complete_many_s: float = 0.25
     """The same for an answer of several seats (the wolves' four): the host pauses between seats, and a
     misread seat can make three said seats four read (bench_turn.py: at 5 frames 일호 넷 팔호 | 열하나 was
@@ -161,6 +165,11 @@ class Endpointer:
             self.speaking, self._voiced, self._quiet = False, 0, 0
             events.append(Utterance("end", t1))
         return events
+
+    @property
+    def speech_s(self) -> float:
+        """s since the utterance under way started (0 outside one)."""
+        return self._t - self._start_t if self.speaking else 0.0
 
     @property
     def quiet_s(self) -> float:

@@ -107,6 +107,8 @@ class VoiceEar(QueueEar):
             return
         if turn is None or self._utt_start is None or not ep.speaking or self._asked:
             return
+        if ep.speech_s > ep.cfg.complete_within_s:  # talk, not an answer: the long silence ends it
+            return
         self._asked = True
         readings = self.recognizer.peek()
         if readings and turn.complete(readings[0][0]):

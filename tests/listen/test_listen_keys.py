@@ -335,6 +335,7 @@ class SaysSeven:
     def __init__(self) -> None:
         self.fed = 0
         self.resets = 0
+        self.peeks = 0
 
     def set_grammar(self, grammar_json: str) -> None:
         self.fed = 0
@@ -347,6 +348,7 @@ class SaysSeven:
         return [("七号", 1.0)] if fed else []
 
     def peek(self) -> list[tuple[str, float]]:
+        self.peeks += 1
         return [("七号", 1.0)] if self.fed else []
 
     def reset(self) -> None:
@@ -390,6 +392,25 @@ def test_polling_the_same_prompt_in_slices_keeps_the_utterance_in_progress() -> 
     voice.feed(quiet, 105.0)
     heard = ear.listen(SAVE, 12, timeout_s=0.5)
     assert heard is not None and heard.start_s is not None and abs(heard.start_s - 104.5) < 0.04
+
+
+def test_a_long_utterance_is_talk_and_waits_for_the_long_silence() -> None:
+    """Only an utterance shorter than `complete_within_s` is asked whether it is a whole answer (asking costs
+    the recogniser the utterance again): five seconds of voice are talk, ended by the long silence."""
+    import numpy as np
+
+    from narrator.listen.vad import Endpointer
+    from narrator.listen.voice import VoiceEar
+
+    rec = SaysSeven()
+    voice = VoiceEar(rec, Grammar(load_pack("zh"), lambda w: True), Endpointer(LoudVad()))  # type: ignore[arg-type]
+    ear = First([voice])
+    assert ear.listen(KILL, 12, timeout_s=0.01) is None
+    voice.feed((0.2 * np.sin(np.arange(5 * 16000) * 0.3)).astype(np.float32), 10.0)
+    voice.feed(np.zeros(16000, np.float32), 15.0)
+    heard = ear.listen(KILL, 12, timeout_s=0.5)
+    assert heard is not None and heard.end_s is not None and heard.end_s >= 15.0 + 0.4
+    assert rec.peeks == 0
 
 
 class Readings:
