@@ -44,7 +44,7 @@ def offline_speaker(*, rate: str = "+0%", cache_dir: Path | None = None) -> Spea
 
 def sounds(cache_dir: Path | None = None) -> SoundBank:
     """The music beds and cues (user files or the built-in ones), kept decoded next to the voice cache."""
-    from narrator.play.sounds import cached_sounds
+    from narrator.audio.sounds import cached_sounds
     from narrator.voice import default_cache_dir
 
     return cached_sounds(default_cache_dir(cache_dir).parent)

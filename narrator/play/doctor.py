@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from narrator.paths import config_path, data_dir
 from narrator.play.config import Config, ConfigError
 from narrator.play.devices import DeviceProblem, check_device
-from narrator.play.paths import config_path, data_dir
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
 """Free space a game night needs around the data folder (journals are small; the model and cache are not)."""

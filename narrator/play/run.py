@@ -11,13 +11,13 @@ from typing import Any
 
 from rich.console import Console
 
+from narrator.paths import games_dir
 from narrator.play import store
 from narrator.play.config import Config, ConfigError, parse_inputs
 from narrator.play.console import HostConsole, line_printer
 from narrator.play.devices import DeviceProblem, check_device
 from narrator.play.loop import Live, Outcome
 from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
-from narrator.play.paths import games_dir
 from narrator.play.store import SavedGame
 from narrator.session import Session
 from narrator.zh import to_script
