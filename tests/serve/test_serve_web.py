@@ -181,6 +181,7 @@ def test_narrator_local_is_announced_on_the_network_and_withdrawn_at_the_end(tmp
 
     web = Web(":0", root=tmp_path)
     assert web.start() == f"narrator.local:{web.port}"
+    assert web.urls() == [f"narrator.local:{web.port}", *(f"{ip}:{web.port}" for ip in own_addresses())]
     assert web._announcer is not None
     web._announcer.join(30)
     zc = Zeroconf(ip_version=IPVersion.V4Only)
