@@ -104,9 +104,7 @@ class Live:
 
     def _print_only(self, line: Line) -> None:
         """The speaker is gone: the host's console shows every line (the host reads the table's out)."""
-        printer = getattr(self.mouth, "printer", None)
-        if printer is not None:
-            printer(line)
+        self.mouth.show(line)
 
     def _lost(self, lost: DeviceLost) -> None:
         """The table speaker or the earpiece failed: print the lines until `mouth.reopen()` works."""
@@ -127,8 +125,7 @@ class Live:
         return play_lines.message(self.script, key, device=play_lines.device_name(self.script, which))
 
     def _has_earpiece(self) -> bool:
-        player = getattr(self.mouth, "player", None)
-        return self.degraded is None and bool(getattr(player, "has_host_output", False))
+        return self.degraded is None and self.mouth.has_earpiece
 
     def _try_reopen(self) -> bool:
         if self.degraded is None:
@@ -222,7 +219,7 @@ class Live:
         ear.follow(self.mouth.playing)  # deaf to every line and cue the device plays, whoever said it
         dialogue = Dialogue(self.session, ear, self.say_line, self.clock or SystemClock(), self.config)
         ear.dialogue = dialogue
-        conductor = getattr(self.mouth, "conductor", None)
+        conductor = self.mouth.conductor
         if conductor is not None:  # past the bound the table hears "请稍等" while the host is waited for
             conductor.please_wait = conductor.please_wait or self.script.line("events", "please_wait")
             dialogue.wake = lambda: self._wake(conductor)
@@ -287,7 +284,7 @@ class Live:
         player's own words, a bare 过 included); the timer's own cue is never heard (the ear is deaf while
         the device plays it); words heard but not understood leave the speech running."""
         prompt = self.session.prompt
-        conductor = getattr(self.mouth, "conductor", None)
+        conductor = self.mouth.conductor
         if prompt is None or prompt.kind not in WAKE_KINDS or conductor is None:
             return False
         from narrator.audio.timer import SpeechTimer

@@ -4,6 +4,7 @@ console; then the loop, and what happens when it stops (the recap, or the `resum
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +12,8 @@ from typing import Any
 
 from rich.console import Console
 
+from narrator.engine.prompts import Prompt
+from narrator.listen.base import Ear, Heard, Playing, Recording
 from narrator.paths import games_dir
 from narrator.play import store
 from narrator.play.config import Config, ConfigError, parse_inputs
@@ -50,7 +53,7 @@ class Wiring:
     """The judge's name before a command during speeches (None: the pack's)."""
     cache_dir: Any = None
     live_console: bool | None = None
-    opened: Any = None
+    opened: Ear | None = None
     """The ear `check(players)` opened (`ear()` gives it), or None."""
     keypad: str = "auto"
     """The keypad (config audio.keypad): auto, terminal, or an input device (narrator/listen/evkeys.py)."""
@@ -133,7 +136,7 @@ class Wiring:
                 return None
         return Path(self.model)
 
-    def ear(self, players: int, stdin: Any = None) -> Any:
+    def ear(self, players: int, stdin: Iterable[str] | None = None) -> Ear:
         """Every input asked for, started (narrator.bootstrap); the first complete answer wins. `stdin`: where
         typed text comes from (default the standard input)."""
         from narrator import bootstrap
@@ -248,7 +251,7 @@ def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None
         session.close()
 
 
-def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Any, console: Console, *,
+def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Ear, console: Console, *,
             saved: SavedGame | None = None, new: NewGame | None = None, started: bool = False,
             view: HostConsole | None = None) -> Outcome:
     """The one game loop of `play`, `resume` and `serve`: the host's console, the Live loop on `mouth` (closed
@@ -295,24 +298,20 @@ def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Any, console: C
 class LazyEar:
     """The ear being opened on another thread: the first use waits for it (and raises its StartProblem)."""
 
-    def __init__(self, job: Future[Any]) -> None:
+    def __init__(self, job: Future[Ear]) -> None:
         self.job = job
 
     @property
-    def ready(self) -> Any:
+    def ready(self) -> Ear:
         return self.job.result()
 
-    @property
-    def ears(self) -> list[Any]:
-        return list(getattr(self.ready, "ears", None) or [self.ready])
-
-    def listen(self, prompt: Any, max_seat: int, timeout_s: float | None = None) -> Any:
+    def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None:
         return self.ready.listen(prompt, max_seat, timeout_s)
 
-    def follow(self, playing: Any) -> None:
+    def follow(self, playing: Playing | None) -> None:
         """Follow what is playing once the ear is open (the judge speaks meanwhile: no waiting here)."""
 
-        def opened(job: Future[Any]) -> None:
+        def opened(job: Future[Ear]) -> None:
             if job.exception() is None:
                 job.result().follow(playing)
 
@@ -321,8 +320,17 @@ class LazyEar:
     def close(self) -> None:
         close_when_done(self.job)
 
+    def ended(self) -> bool:
+        return self.ready.ended()
 
-def close_when_done(job: Any) -> None:
+    def microphones(self) -> list[Recording]:
+        return self.ready.microphones()
+
+    def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
+        self.ready.check_words(prompts, max_seat)
+
+
+def close_when_done(job: Future[Ear]) -> None:
     with contextlib.suppress(BaseException):  # an ear that failed to open: its problem is reported already
         job.result().close()
 

@@ -29,6 +29,7 @@ from typing import Any
 from rich.console import Console
 
 from narrator.judge.script import Pieces
+from narrator.listen.base import Ear
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.play import store
 from narrator.play.config import Config
@@ -36,6 +37,7 @@ from narrator.play.ears import InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.lines import where_pieces
 from narrator.play.loop import Live, View
+from narrator.play.mouth import Mouth
 from narrator.play.run import NewGame, Wiring, close_when_done, play_on
 from narrator.serve.lobby import Lobby, Step, every_prompt, recap_lines
 from narrator.serve.notify import Watchdog, notify
@@ -80,8 +82,8 @@ class Device:
     games: int = 0
     web: Web | None = None
     """The finished games' recap pages on the local network (None: not served)."""
-    _mouth: Any = None
-    _ear: Any = None
+    _mouth: Mouth | None = None
+    _ear: Ear | None = None
 
     def run(self) -> int:
         """Serve until 关机 (0), the input ends (3), Ctrl-C twice (130) or SIGTERM (143: `systemctl stop`)."""
@@ -140,7 +142,7 @@ class Device:
             self.interrupts.uninstall()
             if self._mouth is not None:
                 self._mouth.close()
-            self._ear.close()
+            self.ear.close()
 
     @property
     def host_channel(self) -> bool:
@@ -155,7 +157,19 @@ class Device:
 
         return self.wiring.judge_name or load_pack(self.wiring.pack).wake[0]
 
-    def _open_ear(self) -> Any:
+    @property
+    def mouth(self) -> Mouth:
+        """The lobby's mouth (a game has one of its own; the lobby's is opened again after it)."""
+        assert self._mouth is not None, "Device.run opens the lobby's mouth"
+        return self._mouth
+
+    @property
+    def ear(self) -> Ear:
+        """The ear `run` opened (one for every lobby question and every game)."""
+        assert self._ear is not None, "Device.run opens the ear"
+        return self._ear
+
+    def _open_ear(self) -> Ear:
         ear = self.wiring.ear(18)
         check_vocabulary(ear)
         return ear
@@ -213,7 +227,7 @@ class Device:
 
     def _live(self, lobby: Lobby) -> Live:
         """The game's loop with the lobby in the Session's place: its mouth, its guarded ear, device alerts."""
-        return Live(lobby, self._mouth, self._ear, view=LobbyView(self.console),  # type: ignore[arg-type]
+        return Live(lobby, self.mouth, self.ear, view=LobbyView(self.console),  # type: ignore[arg-type]
                     interrupts=self.interrupts)
 
     def _speak(self, lobby: Lobby, lines: list[Any]) -> None:
@@ -224,7 +238,7 @@ class Device:
         at a question goes back to waiting. Nothing of it outlives the call (a game's mouth comes next)."""
         live = self._live(lobby)
         ear = live.guarded()
-        ear.follow(self._mouth.playing)  # deaf to the lobby's own lines, as a game's ear is to the judge's
+        ear.follow(self.mouth.playing)  # deaf to the lobby's own lines, as a game's ear is to the judge's
         asked = lobby.take_lines()
         live.speak(asked)
         waiting = lobby.step.kind == "idle"
@@ -249,9 +263,8 @@ class Device:
             step = VOLUME_STEP_DB if action == "louder" else -VOLUME_STEP_DB
             db = min(max(voice.volume_db + step, VOLUME_RANGE_DB[0]), VOLUME_RANGE_DB[1])
             voice.volume, self.wiring.volume_db = f"{db:g}", db
-            mixer = getattr(getattr(self._mouth, "player", None), "mixer", None)
-            if mixer is not None:
-                mixer.volume = 10 ** (db / 20)
+            if self._mouth is not None:
+                self._mouth.set_volume(10 ** (db / 20))
         else:
             scale = PACE_STEP if action == "slower" else 1 / PACE_STEP
             pace = round(min(max(voice.pace_scale * scale, PACE_RANGE[0]), PACE_RANGE[1]), 2)
@@ -285,12 +298,12 @@ class Device:
               new: NewGame | None = None) -> int:
         """One game on its own mouth and the lobby's ear; 0 when it ended (the lobby asks what next)."""
         self.games += 1
-        self._mouth.close()
+        self.mouth.close()
         self._mouth = None
         notify(f"STATUS=playing a game of {session.setup.players}")
         try:
             mouth = self.wiring.mouth(self.console, session.seed, session.lang)
-            outcome = play_on(session, self.wiring, mouth, self._ear, self.console, saved=saved, new=new,
+            outcome = play_on(session, self.wiring, mouth, self.ear, self.console, saved=saved, new=new,
                               started=saved is None)
         except (Quit, InputEnded):
             raise
@@ -337,21 +350,17 @@ def _shown(choice: Any) -> str:
     return f" {getattr(value, 'preset', None) or getattr(value, 'key', None) or value}"
 
 
-def check_vocabulary(ear: Any) -> None:
-    """Every lobby question's words are ones the speech model can hear (VocabularyError → StartProblem)."""
+def check_vocabulary(ear: Ear) -> None:
+    """Every lobby question's words are ones the speech model can hear (VocabularyError → StartProblem; the
+    ear is closed then: serve does not start)."""
     from narrator.listen.grammar import VocabularyError
     from narrator.play.run import StartProblem
 
-    for part in getattr(ear, "ears", None) or [ear]:
-        grammar = getattr(part, "grammar", None)
-        if grammar is None:
-            continue
-        try:
-            for prompt in every_prompt():
-                grammar.phrases_for(prompt, 18)
-        except VocabularyError as exc:
-            part.close()
-            raise StartProblem(f"the lobby: {exc}") from exc
+    try:
+        ear.check_words(every_prompt(), 18)
+    except VocabularyError as exc:
+        ear.close()
+        raise StartProblem(f"the lobby: {exc}") from exc
 
 
 def _clock() -> Any:

@@ -90,6 +90,13 @@ class ScriptedEar:
 
     def follow(self, playing: object) -> None: ...
     def close(self) -> None: ...
+    def ended(self) -> bool:
+        return False  # the words running out end the input (InputEnded)
+
+    def microphones(self) -> list[object]:
+        return []
+
+    def check_words(self, prompts: object, max_seat: int) -> None: ...
 
 
 class FlakySpeaker:
@@ -105,8 +112,13 @@ class FlakySpeaker:
         self.up = True
         self.unplugged = False
 
-    def printer(self, line: Line) -> None:
+    conductor = None
+    has_earpiece = False
+
+    def show(self, line: Line) -> None:
         self.printed.append(line.text)
+
+    def set_volume(self, gain: float) -> None: ...
 
     def say(self, line: Line) -> None:
         if not self.unplugged and len(self.played) == self.fail_after:
