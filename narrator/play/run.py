@@ -4,11 +4,11 @@ console; then the loop, and what happens when it stops (the recap, or the `resum
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
@@ -24,6 +24,12 @@ from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
 from narrator.play.store import SavedGame
 from narrator.session import Session
 from narrator.zh import to_script
+
+if TYPE_CHECKING:
+    from narrator.audio.beds import SoundBank
+    from narrator.audio.mixer import Mixer
+    from narrator.audio.playback import Player
+    from narrator.voice import Speaker
 
 LIVE_REMEMBERED_PIECES = 48
 """Decoded voice pieces a live game keeps in memory (the seat numbers and the phrases of one step)."""
@@ -51,7 +57,7 @@ class Wiring:
     """The dialogue's read-back policy: always, irreversible, doubt."""
     judge_name: str | None = None
     """The judge's name before a command during speeches (None: the pack's)."""
-    cache_dir: Any = None
+    cache_dir: Path | None = None
     live_console: bool | None = None
     opened: Ear | None = None
     """The ear `check(players)` opened (`ear()` gives it), or None."""
@@ -59,11 +65,11 @@ class Wiring:
     """The keypad (config audio.keypad): auto, terminal, or an input device (narrator/listen/evkeys.py)."""
     volume_db: float = 0.0
     """dB on the table's channel (the config's voice.volume, 大声点 / 小声点 in `serve`)."""
-    _voices: dict[str, tuple[Any, Any, Any]] = field(default_factory=dict, repr=False)
+    _voices: dict[str, tuple[Speaker, Speaker, SoundBank]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_options(cls, config: Config, *, inputs: str | None, table: str | None, host: str | None,
-                     mic: str | None, voice: str | None, cache_dir: Any = None, backend: str | None = None,
+                     mic: str | None, voice: str | None, cache_dir: Path | None = None, backend: str | None = None,
                      rate: str = "+0%", pace: float = 1.0, model: str | None = None, pack: str = "zh",
                      read_back: str | None = None, judge_name: str | None = None,
                      live_console: bool | None = None) -> Wiring:
@@ -167,7 +173,7 @@ class Wiring:
             voiced = self._voices[lang] = self._voice(lang, warn)
         speaker, offline, bank = voiced
 
-        def make(mixer: Any) -> Any:  # a reopened player keeps the mixer (its bed and queues) of the last
+        def make(mixer: Mixer | None) -> Player:  # a reopened player keeps the mixer (its bed and queues)
             from narrator.audio.mixer import Mixer
 
             if mixer is None:
@@ -181,7 +187,7 @@ class Wiring:
         except DeviceLost as exc:
             raise StartProblem(f"cannot open the table's speaker {self.table!r}: {exc.why}") from exc
 
-    def _voice(self, lang: str, warn: Any) -> tuple[Any, Any, Any]:
+    def _voice(self, lang: str, warn: Callable[[str], None]) -> tuple[Speaker, Speaker, SoundBank]:
         """The speaker, the offline speaker and the sounds for `lang`: made once per Wiring, so the mouths of
         `serve` (its lobby's, each game's) share them."""
         from narrator import bootstrap
@@ -210,7 +216,7 @@ class NewGame:
     with (`resume` uses them unless told otherwise)."""
 
     preset: str
-    options: dict[str, Any]
+    options: dict[str, object]
     root: Path | None = None
     """The games folder (None: the data folder's games/)."""
 

@@ -24,10 +24,12 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO
 
 from rich.console import Console
 
+from narrator.clock import Clock
+from narrator.judge.lines import Line
 from narrator.judge.script import Pieces
 from narrator.listen.base import Ear
 from narrator.listen.dialogue import Dialogue, DialogueConfig
@@ -36,12 +38,13 @@ from narrator.play.config import Config
 from narrator.play.ears import InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.lines import where_pieces
-from narrator.play.loop import Live, View
+from narrator.play.loop import Live, QuietView
 from narrator.play.mouth import Mouth
 from narrator.play.run import NewGame, Wiring, close_when_done, play_on
-from narrator.serve.lobby import Lobby, Step, every_prompt, recap_lines
+from narrator.serve.lobby import Choice, Lobby, Step, every_prompt, recap_lines
 from narrator.serve.notify import Watchdog, notify
 from narrator.serve.web import Web, WebError
+from narrator.serve.words import Board, RulePhrase
 from narrator.session import Session
 
 log = logging.getLogger("narrator.serve")
@@ -56,7 +59,7 @@ RESUMED = -1
 """`Device._turn`: the offered game was taken up or dropped (it is offered no more)."""
 
 
-class LobbyView(View):
+class LobbyView(QuietView):
     """What the lobby shows besides its lines: device alerts (a lost microphone), logged too."""
 
     def __init__(self, console: Console) -> None:
@@ -230,7 +233,7 @@ class Device:
         return Live(lobby, self.mouth, self.ear, view=LobbyView(self.console),  # type: ignore[arg-type]
                     interrupts=self.interrupts)
 
-    def _speak(self, lobby: Lobby, lines: list[Any]) -> None:
+    def _speak(self, lobby: Lobby, lines: list[Line]) -> None:
         self._live(lobby).speak(lines)
 
     def _ask(self, lobby: Lobby) -> str | None:
@@ -332,22 +335,27 @@ class Device:
         return 0
 
 
-def _writes_nowhere(stream: Any) -> bool:
+def _writes_nowhere(stream: IO[str]) -> bool:
     """True when `stream` is closed or is /dev/null (a file of the test's, a pipe, a terminal: somewhere)."""
     try:
         fd = stream.fileno()
         st = os.fstat(fd)
         null = os.stat(os.devnull)
     except (AttributeError, OSError, ValueError):  # no file descriptor: an in-memory console, written somewhere
-        return bool(getattr(stream, "closed", False))
+        return stream.closed
     return stat.S_ISCHR(st.st_mode) and st.st_rdev == null.st_rdev
 
 
-def _shown(choice: Any) -> str:
-    value = getattr(choice, "value", None)
+def _shown(choice: Choice | None) -> str:
+    """What the host chose, for the log: a board's preset, a rule's key, a count."""
+    value = None if choice is None else choice.value
     if value is None:
         return ""
-    return f" {getattr(value, 'preset', None) or getattr(value, 'key', None) or value}"
+    if isinstance(value, Board):
+        return f" {value.preset}"
+    if isinstance(value, RulePhrase):
+        return f" {value.key}"
+    return f" {value}"
 
 
 def check_vocabulary(ear: Ear) -> None:
@@ -363,7 +371,7 @@ def check_vocabulary(ear: Ear) -> None:
         raise StartProblem(f"the lobby: {exc}") from exc
 
 
-def _clock() -> Any:
+def _clock() -> Clock:
     from narrator import bootstrap
 
     return bootstrap.clock()

@@ -18,7 +18,7 @@ from play_testkit import SCENARIOS, ctrl_c_twice, demo_scenario, words_after, wo
 from narrator.journal import FileStore, load
 from narrator.judge.lines import Line
 from narrator.play.ears import Heard, InputEnded
-from narrator.play.loop import Live, View
+from narrator.play.loop import Live, QuietView
 from narrator.play.mouth import DeviceLost
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
@@ -139,7 +139,7 @@ class FlakySpeaker:
     def close(self) -> None: ...
 
 
-class Alerts(View):
+class Alerts(QuietView):
     def __init__(self) -> None:
         self.alerts: list[str] = []
 
