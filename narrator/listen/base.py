@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from narrator.engine.prompts import Prompt
 
@@ -54,6 +54,7 @@ class Recording(Protocol):
         ...
 
 
+@runtime_checkable
 class Ear(Protocol):
     """What the live loop, the dialogue and `serve` ask of an ear: every capability is a method here (the
     real adapters, `First`, the loop's `GuardedEar` and the tests' fakes alike), none is discovered."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from narrator.clock import Clock, SystemClock
 from narrator.engine.prompts import Prompt
@@ -49,6 +49,7 @@ class Outcome:
     reason: str = ""
 
 
+@runtime_checkable
 class View(Protocol):
     """The console's port: what the host's console shows; the loop tells it everything
     (narrator/play/console.py's HostConsole, the lobby's LobbyView, QuietView)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from narrator.judge.lines import Line
 
@@ -40,6 +40,7 @@ class DeviceLost(RuntimeError):
         self.which, self.why = which, why
 
 
+@runtime_checkable
 class Mouth(Protocol):
     """Where the live loop's lines go: every capability the loop and `serve` use is here (the real mouths
     and the tests' fakes alike), none is discovered."""
