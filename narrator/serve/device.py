@@ -393,10 +393,10 @@ class Device:
         log.info("game ended: %s won (%s)", session.winner.value if session.winner else "nobody",
                  session.termination)
         said = recap_lines(lobby.script, session)
-        where = self.web.address if self.web is not None else None
-        if where is not None:  # the page of the game just ended is on it (narrator.play.run.finish wrote it)
-            said.append(lobby.line("web", address=Pieces((where,))))
-            self.console.print(f"🌐 http://{where}/", markup=False)
+        urls = self.web.urls() if self.web is not None else []
+        if urls:  # the page of the game just ended is on it (narrator.play.run.finish wrote it)
+            said.append(lobby.line("web", address=Pieces(("，或者 ".join(urls[:2]),))))
+            self.console.print("🌐 " + "  ".join(f"http://{url}/" for url in urls), markup=False)
         preset = new.preset if new is not None else str(saved.meta().get("preset", "")) if saved else None
         lobby.after_game(said, preset, session.setup)
         return 0
