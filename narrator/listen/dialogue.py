@@ -230,7 +230,7 @@ class Dialogue:
             held = self.held.pop(0) if self.held and not self.paused else None
             heard = held or self.ear.listen(prompt, self.session.setup.players, timeout)
             if heard is None:
-                if self._ended():
+                if self.ear.ended():
                     return None
                 if wait is not None and self.clock.now() - silent_since >= wait - 1e-6:
                     if self.cfg.give_up_after is not None and reminders >= self.cfg.give_up_after:
@@ -246,11 +246,6 @@ class Dialogue:
                 pending = outcome.answer
             elif isinstance(outcome, Accepted):
                 return outcome
-
-    def _ended(self) -> bool:
-        ears = getattr(self.ear, "ears", None) or [self.ear]
-        closed = [getattr(e, "closed", None) for e in ears]
-        return all(c is not None and c.is_set() for c in closed)
 
     def _remind(self, prompt: Prompt, reminders: int) -> None:
         quiet = self.refused_in_secret
