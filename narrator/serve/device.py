@@ -283,8 +283,7 @@ class Device:
 
     def _live(self, lobby: Lobby) -> Live:
         """The game's loop with the lobby in the Session's place: its mouth, its guarded ear, device alerts."""
-        return Live(lobby, self.mouth, self.ear, view=LobbyView(self.console),  # type: ignore[arg-type]
-                    interrupts=self.interrupts)
+        return Live(lobby, self.mouth, self.ear, view=LobbyView(self.console), interrupts=self.interrupts)
 
     def _speak(self, lobby: Lobby, lines: list[Line]) -> None:
         self._live(lobby).speak(lines)
