@@ -238,6 +238,7 @@ class Live:
             self.view.update(self.session)
             self.speak(lines)
             if self.session.over:
+                self._saving(self.session.heard)  # the end was heard: a resume has nothing left to say
                 return Outcome(0, "over")
             self._saving(self.session.heard)
             try:
