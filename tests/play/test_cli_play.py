@@ -203,7 +203,10 @@ def test_recap_and_games_commands(home: Path) -> None:
     code, out = invoke("recap", saved.id[:8], "-o", str(home / "copy.html"))
     assert code == 0, out
     assert "第一天 警长投票：三号当选警长" in out and "十一号 │ 狼人" in out
-    assert (saved.folder / "game.recap.html").exists() and (home / "copy.html").exists()
+    assert (home / "copy.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert not (saved.folder / "game.recap.html").exists()  # recap only reads: the writer made the pages
+    code, out = invoke("recap", saved.id, "-o", str(home / "copy.md"))
+    assert code == 0 and "票型" in (home / "copy.md").read_text(encoding="utf-8")
     code, out = invoke("recap", "nope")
     assert code == 2 and "没有叫 nope 的游戏" in out
 
@@ -246,3 +249,24 @@ def test_a_game_stopped_at_its_last_pass_resumes_to_its_end_and_recap(home: Path
     assert saved.load().over and saved.load().game.journal == game.journal  # type: ignore[attr-defined]
     code, out = invoke("resume", saved.id, *TEXT)
     assert code == 2 and "已经结束" in out
+
+
+def test_recap_only_reads_a_game(home: Path) -> None:
+    """`recap` prints; it writes nothing in the data folder — not for a game being played (stopped half-way),
+    not for a finished one, and a read-only folder is no error (issue 29: it rewrote the pages on every call
+    and exited 2 on a read-only folder)."""
+    words, _ = demo_words()
+    invoke("play", *TEXT, "--seed", "2026", input="\n".join(words[:30]) + "\n")
+    [saved] = all_games()
+
+    def files() -> dict[str, int]:
+        return {p.name: p.stat().st_mtime_ns for p in saved.folder.iterdir()}
+
+    before = files()
+    saved.folder.chmod(0o555)
+    try:
+        code, out = invoke("recap", saved.id)
+    finally:
+        saved.folder.chmod(0o755)
+    assert code == 0 and "游戏还没有结束" in out, out
+    assert files() == before
