@@ -119,20 +119,37 @@ def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float,
     return False
 
 
+class Seated(Protocol):
+    """What the dialogue asks of a set-up: the highest seat an answer may name (a game's Setup)."""
+
+    @property
+    def players(self) -> int: ...
+
+
+class Scripted(Protocol):
+    """Who speaks the dialogue's own lines: the game's Judge, or the lobby's, with the script."""
+
+    @property
+    def script(self) -> Script: ...
+
+
 class Questions(Protocol):
     """What the dialogue asks through: a game's `Session`, or the lobby of `narrator serve`
-    (narrator/serve/lobby.py), which may also bring its own `read(text, prompt)`."""
+    (narrator/serve/lobby.py), each with its own reader (`read`)."""
 
     @property
     def prompt(self) -> Prompt | None: ...
     @property
     def night(self) -> bool: ...
     @property
-    def setup(self) -> Any: ...
+    def setup(self) -> Seated: ...
     @property
-    def judge(self) -> Any: ...
+    def judge(self) -> Scripted: ...
     def repeat_lines(self) -> list[Line]: ...
     def take_lines(self) -> list[Line]: ...
+    def read(self, text: str, prompt: Prompt) -> object:
+        """The answer (or the lobby's choice) the words say at `prompt`; NotUnderstood says why not."""
+        ...
     def submit(self, answer: Any) -> Any: ...
     def undo(self) -> bool: ...
     def refusal(self, prompt: Prompt, answer: Any) -> Any: ...
@@ -187,8 +204,7 @@ class Dialogue:
 
     def read(self, text: str, prompt: Prompt) -> Any:
         """The answer the words say at this prompt (the session's reader: the game's, or the lobby's)."""
-        reader = getattr(self.session, "read", None)
-        return reader(text, prompt) if reader is not None else host_answer(text, prompt)
+        return self.session.read(text, prompt)
 
     def read_back(self, answer: Answer, prompt: Prompt) -> None:
         if isinstance(answer, Ballots):
