@@ -52,6 +52,9 @@ from narrator.zh import to_script
 
 IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
 IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
+PASS_WORDS = frozenset({"过", "过了", "跳过", "過", "過了", "跳過"})
+"""Words that skip a step: at an irreversible prompt they mean nobody only once read back and confirmed
+(放弃, 不开枪, the keypad's 0 say it at once)."""
 ReadBack = Literal["always", "irreversible", "doubt"]
 READ_BACK: tuple[ReadBack, ...] = ("always", "irreversible", "doubt")
 
@@ -375,6 +378,8 @@ class Dialogue:
             return True
         if not irreversible(prompt.kind, answer):
             return False
+        if heard.text.strip(" 。！!.") in PASS_WORDS:  # 过 at a kill, shot, poison …: a slip after many "请说过"
+            return True
         spoken = heard.source in ("voice", "file")
         return spoken and (policy == "irreversible"
                            or doubtful(heard, prompt, self.pack, self.cfg.doubt_gap, self.read))
