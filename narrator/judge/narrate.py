@@ -264,6 +264,8 @@ class Judge(ModernLines):
         return []
 
     def _vote_called(self, e: ev.VoteCalled, s: State) -> list[Line]:
+        if not e.voters:  # nobody may vote: the table hears that, not "请大家举手投票"
+            return [self._ev("vote_called.nobody")]
         return []  # the vote prompt's own line calls the vote
 
     def _no_exile(self, e: ev.NoExile, s: State) -> list[Line]:
