@@ -60,6 +60,42 @@ def line_printer(console: Console, lang: str = "zh-Hans") -> Any:
     return show
 
 
+def escape_done(seq: str) -> bool:
+    """Whether `seq` (ESC and the characters after it) is a whole control sequence: CSI ends with a final
+    byte (@ to ~), OSC with BEL or ESC \\, any other escape with its next character; 16 characters at most."""
+    if len(seq) < 2:
+        return False
+    if len(seq) > 16:
+        return True
+    kind, last = seq[1], seq[-1]
+    if kind == "[":
+        return len(seq) > 2 and "@" <= last <= "~"
+    if kind == "]":
+        return last == "\x07" or seq.endswith("\x1b\\")
+    return not " " <= last <= "/"  # an intermediate byte waits for the final one
+
+
+@contextlib.contextmanager
+def terminal_kept(stream: Any = None) -> Iterator[None]:
+    """The terminal's mode (echo, line editing) as it was on entry, put back on the way out however the game
+    ends — a second Ctrl-C, SIGTERM, an error — and whichever reader thread set cbreak mode: the shell gets
+    its terminal back echoing, so the printed `narrator resume …` can be seen as it is typed."""
+    import termios
+
+    stream = sys.stdin if stream is None else stream
+    try:
+        fd = stream.fileno()
+        saved = termios.tcgetattr(fd) if os.isatty(fd) else None
+    except (OSError, ValueError, AttributeError, termios.error):
+        saved = None
+    try:
+        yield
+    finally:
+        if saved is not None:
+            with contextlib.suppress(OSError, termios.error):
+                termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
 class TypedLine:
     """The host's typed answers from a terminal, one line each, read key by key without the terminal's echo
     (cbreak mode, restored on close): an iterable of lines for `TextEar`, whose line being typed (`buffer`)
@@ -69,6 +105,8 @@ class TypedLine:
     def __init__(self, fd: int, on_change: Callable[[str], None]) -> None:
         self.fd, self.on_change = fd, on_change
         self.buffer = ""
+        self._escape = ""
+        """A control sequence being typed (ESC and what followed it so far)."""
         self._closed = threading.Event()
         self._old: Any = None
 
@@ -95,7 +133,13 @@ class TypedLine:
             self.restore()
 
     def key(self, ch: str) -> str | None:
-        """One character typed; the finished line on Enter."""
+        """One character typed; the finished line on Enter. A control sequence (an arrow key, a pasted
+        clear-screen or colour) is swallowed whole: never part of the line, never drawn."""
+        if self._escape or ch == "\x1b":
+            self._escape += ch
+            if escape_done(self._escape):
+                self._escape = ""
+            return None
         if ch in "\r\n":
             line, self.buffer = self.buffer, ""
             self.on_change(self.buffer)

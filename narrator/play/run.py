@@ -13,7 +13,7 @@ from rich.console import Console
 
 from narrator.play import store
 from narrator.play.config import Config, ConfigError, parse_inputs
-from narrator.play.console import HostConsole, line_printer
+from narrator.play.console import HostConsole, line_printer, terminal_kept
 from narrator.play.devices import DeviceProblem, check_device
 from narrator.play.loop import Live, Outcome
 from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
@@ -214,6 +214,12 @@ def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None
     """Play until the game ends, the input ends or the host quits; then the recap or the resume command.
     `saved`: a game resumed (its Session holds the game's lock); `new`: a new game, saved from 开始 on.
     The Session is closed (its lock released) on the way out."""
+    with terminal_kept():  # echo back on however the game ends (the readers set cbreak mode on threads)
+        return _run_game(session, wiring, saved=saved, new=new, console=console)
+
+
+def _run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None, new: NewGame | None,
+              console: Console | None) -> Outcome:
     console = console or Console(highlight=False, soft_wrap=True)
     view = HostConsole(console, live=wiring.live_console, lang=session.lang)  # None: live on a terminal only
     # Typed text drawn in the live panel; not when a listening ear was opened already (it reads stdin itself).

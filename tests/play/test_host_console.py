@@ -167,3 +167,48 @@ def test_a_host_at_a_terminal_sees_a_clean_panel_and_what_he_types(tmp_path: Pat
         assert "第一夜，正在女巫的回合" in text
     finally:
         term.close()
+
+
+def echo_on(fd: int) -> bool:
+    """The terminal (the pty's far side) echoes and reads lines: the shell's usual mode."""
+    lflag = termios.tcgetattr(fd)[3]
+    return bool(lflag & termios.ECHO) and bool(lflag & termios.ICANON)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("inputs", ["text", "keypad"])
+def test_ctrl_c_twice_leaves_the_terminal_echoing(tmp_path: Path, inputs: str) -> None:
+    """After a second Ctrl-C (exit 130) the shell gets its terminal back as it was: the printed `narrator
+    resume …` can be seen as it is typed."""
+    term = Terminal(tmp_path, "play", "--input", inputs, "--table-device", "none", "--seed", "2026")
+    try:
+        assert echo_on(term.master)
+        term.wait(lambda t: "准备好了说开始" in t, "the start")
+        time.sleep(0.5)  # the input is being read (cbreak, no echo)
+        assert not echo_on(term.master)
+        os.killpg(term.proc.pid, signal.SIGINT)
+        term.wait(lambda t: "已暂停" in t, "the pause")
+        os.killpg(term.proc.pid, signal.SIGINT)
+        assert term.proc.wait(timeout=20) == 130
+        assert echo_on(term.master), "the terminal was left without echo"
+    finally:
+        term.close()
+
+
+@pytest.mark.slow
+def test_typed_control_sequences_never_reach_the_screen(tmp_path: Path) -> None:
+    """Escape sequences typed or pasted (a clear screen, a colour, an arrow key) are not echoed raw: they
+    neither clear nor recolour the host's screen, and what is left of the line is heard."""
+    term = Terminal(tmp_path, "play", "--input", "text", "--table-device", "none", "--seed", "2026")
+    try:
+        term.wait(lambda t: "准备好了说开始" in t and "输入 ›" in t, "the start and the input line")
+        term.type("开始\r")
+        term.wait(lambda t: "请告诉我狼人的座位号" in t, "the wolves' question")
+        term.type("\x1b[2J\x1b[31m一号\x1b[A\x1b[D 四号\x07 八号 十一号\r")
+        term.wait(lambda t: "👂 一号 四号 八号 十一号" in t, "the answer heard without the sequences")
+        with term.lock:
+            raw = bytes(term.raw)
+        assert b"\x1b[2J" not in raw and b"\x1b[31m" not in raw and b"\x07" not in raw
+        assert "欢迎来到狼人之夜" in "\n".join(term.lines()), "the screen was cleared"
+    finally:
+        term.close()
