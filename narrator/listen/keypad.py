@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Callable
 from typing import BinaryIO
 
 from narrator.engine.answers import Ballots, Pass, Seats, VoteResult, YesNo
@@ -104,6 +105,8 @@ class KeypadEar(QueueEar):
         self.stream = stream
         self.raw_terminal = raw_terminal and stream is None
         self.buffer = ""
+        self.on_keys: Callable[[str], None] | None = None
+        """Told the keys pressed since the last Enter after each key (the host's console shows them)."""
         self.paused = False
         self._pending: list[str] = []
         self._plock = threading.Lock()
@@ -129,6 +132,9 @@ class KeypadEar(QueueEar):
                 self.paused = not self.paused
             elif (k in DIGIT_KEYS or k in SEPARATORS or k in "*+") and len(self.buffer) < MAX_KEYS:
                 self.buffer += k
+            shown = self.on_keys
+        if shown is not None:
+            shown(self.buffer)
 
     def _line(self, line: str) -> None:
         if self.context is None:

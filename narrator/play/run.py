@@ -232,6 +232,7 @@ def _run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None, new:
     try:
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="narrator-start") as pool:
             ear_job = pool.submit(wiring.ear, session.setup.players, typed)
+            ear_job.add_done_callback(lambda job: _show_keys(view, job))
             mouth_job = pool.submit(wiring.mouth, console, session.seed, session.lang)
             try:
                 mouth = mouth_job.result()
@@ -293,6 +294,12 @@ def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Any, console: C
         with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone: the game is saved anyway
             console.print(f"{told}[bold]{saved.resume_command}[/bold]")
     return outcome
+
+
+def _show_keys(view: HostConsole, job: Future[Any]) -> None:
+    """The keypad's keys on the host's panel as they are pressed, once the ear is open (if it opened)."""
+    if not job.cancelled() and job.exception() is None:
+        view.follow_keys(job.result())
 
 
 class LazyEar:

@@ -16,6 +16,7 @@ import termios
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from fcntl import ioctl
 from pathlib import Path
 
@@ -80,6 +81,75 @@ def test_the_panel_speaks_the_games_script() -> None:
     # Everything but what the host himself typed (heard, and the refusal passed in above).
     ours = "\n".join(line for line in panel.splitlines() if not line.startswith(("│ 聽到", "│ 沒接受")))
     assert simplified_only(ours) == [], ours
+
+
+def drawn(view: HostConsole) -> str:
+    view.console.print(view.render())
+    text = view.console.export_text()
+    return text[text.rindex("╭"):]
+
+
+def test_dead_seats_are_marked_in_words_and_a_dead_witchs_potions_are_gone() -> None:
+    """Dim and struck through is lost on a monochrome terminal or to a colour-blind host: a dead seat says
+    出局. The potions are the living witch's: once she is out (or with no witch dealt) they are not shown."""
+    session, _, _ = panel_after(30)  # 1号 exiled
+    view = HostConsole(Console(record=True, width=140, force_terminal=False), live=False)
+    view.update(session)
+    panel = drawn(view)
+    assert "1出局" in panel and "2出局" not in panel, panel
+    assert "解药✗" in panel and "毒药✓" in panel
+    witch = next(seat for seat, role in session.status().roles.items() if role.value == "witch")
+    status = session.status()
+    view.status = replace(status, dead={**status.dead, witch: "poison"})
+    panel = drawn(view)
+    assert f"{witch}出局" in panel and "解药" not in panel and "毒药" not in panel, panel
+
+
+def test_a_rules_answer_does_not_take_the_place_of_the_question() -> None:
+    """"规则 女巫" while a question waits: the judge explains, the panel still shows the question asked."""
+    session, _, _ = panel_after(5)
+    view = HostConsole(Console(record=True, width=140, force_terminal=False), live=False)
+    for line in session.repeat_lines():
+        view.line(line)
+    asked = view.asked
+    assert asked
+    explained = session.explain("规则 女巫")
+    assert isinstance(explained, list) and explained
+    for line in explained:
+        view.line(line)
+    assert view.asked == asked
+    assert f"问：{asked}" in drawn(view)
+
+
+def test_the_hosts_pass_is_explained_on_the_console_once() -> None:
+    """"请说过。" where a step asks the host nothing: the console says once why (the table waits for his word
+    at every step, so it cannot tell who is alive), and the panel says how to answer it each time."""
+    from narrator.judge.script import Script
+
+    view = HostConsole(Console(record=True, width=140, force_terminal=False), live=False)
+    ask = Script("zh-Hans").line("prompts", "host.pass")
+    for _ in range(3):
+        view.line(ask)
+    text = view.console.export_text()
+    assert text.count("每一步都等主持人一句话") == 1, text
+    assert "说“过”" in drawn(view)
+
+
+def test_keypad_keys_show_as_they_are_pressed_beside_a_key_map() -> None:
+    """With the keypad the keys typed are on the panel before Enter, and the key map is on the screen."""
+    import io
+
+    from narrator.listen.keypad import KeypadEar
+
+    view = HostConsole(Console(record=True, width=140, force_terminal=False), live=False)
+    ear = KeypadEar(io.BytesIO(b""))
+    view.follow_keys(ear)
+    for key in "3.5":
+        ear.key(key)
+    panel = drawn(view)
+    assert "按键 › 3.5" in panel, panel
+    assert "0 没有" in panel and "* 是" in panel and "/ 重复" in panel and "- 暂停" in panel, panel
+    ear.close()
 
 
 class Terminal:
@@ -184,6 +254,9 @@ def test_ctrl_c_twice_leaves_the_terminal_echoing(tmp_path: Path, inputs: str) -
     try:
         assert echo_on(term.master)
         term.wait(lambda t: "准备好了说开始" in t, "the start")
+        if inputs == "keypad":  # the keys pressed show on the panel before Enter, beside the key map
+            term.type("3.5")
+            term.wait(lambda t: "按键 › 3.5" in t and "键盘：" in t, "the keys pressed and the key map")
         time.sleep(0.5)  # the input is being read (cbreak, no echo)
         assert not echo_on(term.master)
         os.killpg(term.proc.pid, signal.SIGINT)
