@@ -101,7 +101,7 @@ def test_resume_notes_are_in_the_resumed_games_script(tmp_path: Path) -> None:
     scripted = host_script(Scenario.load(WRITTEN_IN_HANT))
     for answered in (2, 0):  # the older game has answers, the newer one none (skipped)
         session = Session(scripted.game.setup, scripted.game.seed, lang="zh-Hant")
-        saved = store.save_game(session, "12人預女獵白", {}, tmp_path)
+        store.save_game(session, "12人預女獵白", {}, tmp_path)
         for said in scripted.utterances[:answered]:
             session.submit(said)
         session.close()
