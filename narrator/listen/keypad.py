@@ -20,8 +20,8 @@ KEYPAD_HELP = """\
 Keypad (a keyboard or USB numeric keypad; end each answer with Enter):
   7 Enter        seat 7;  3.5 Enter (or 3 5): seats 3 and 5
   0 Enter        no / nobody ("不救", "没有", "空刀"; "平安日" at a vote)
-  * Enter        yes / done ("救", "过"); "确认" when a read-back asks "…对吗？"
-  1.2.5+7 Enter  votes: 1, 2, 5 vote for 7 (+ is "投"; 1.2+7.3.4+5: two groups)
+  * Enter        yes / done ("救", "过"); "确认" to a read-back "…对吗？"
+  1.2.5+7 Enter  votes: 1, 2, 5 vote for 7 (+ is "投"; 1.2+7.3.4+5 two groups)
   7 Enter        at a vote: 7 is out;  3.5 Enter at a vote: 3 and 5 tie
   /              say the last line again ("重复")
   -              pause / go on ("暂停" / "继续")
