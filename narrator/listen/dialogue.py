@@ -327,19 +327,24 @@ class Dialogue:
             if other is not None:  # never taken without 对: it is not what the recogniser heard best
                 self.read_back(other, prompt)
                 return _Pending(other)
-            self.say(self.session.refusal_line(prompt, e.refusal), prompt, quiet=not aloud(heard))
+            self.say(self.session.refusal_line(prompt, e.refusal), prompt, quiet=self._unheard(heard))
             return _Pending(pending)
         refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
             line = self.session.refusal_line(prompt, refusal)
             if names_secret(refusal) and not self.secret_now(prompt):
                 self.refused_in_secret = True  # a lover's ballot: the table must not hear it asked again
-            self.say(line, prompt, quiet=not aloud(heard))
+            self.say(line, prompt, quiet=self._unheard(heard))
             return _Pending(pending)
         if getattr(answer, "confirm", False) or self._reads_back(heard, answer, prompt):
             self.read_back(answer, prompt)
             return _Pending(answer)
         return self._submit(answer, prompt)
+
+    def _unheard(self, heard: Heard) -> bool:
+        """A game's answer the table did not hear given (typed or keyed): its refusal is the host's alone. The
+        lobby of `narrator serve` keeps no secret from the people setting up the game: it says them all."""
+        return not aloud(heard) and isinstance(self.session, Session)
 
     def _alternative(self, heard: Heard, prompt: Prompt) -> Answer | None:
         """When the best reading of speech means nothing ("一号 四号 八号 열 是": a word cut in two, a stray
