@@ -103,9 +103,7 @@ class Device:
         found = store.recoverable(self.games_root, within_s=RECOVER_WITHIN_S) if self.host_channel else None
         if found is not None:
             saved, session = found
-            status = session.status()
-            assert session.prompt is not None
-            lobby.recover(where_pieces(lobby.script, session.prompt, status.night, status.day, status.phase))
+            lobby.recover(where_pieces(lobby.script, session.place()))
             log.info("unfinished game %s offered", saved.id)
         elif self.host_channel:
             lobby.ready()

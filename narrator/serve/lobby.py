@@ -124,7 +124,8 @@ class Lobby:
             self._lines += self.question()
 
     def recover(self, where: Any) -> None:
-        """Power-on with an unfinished game: "上一局还没结束：{where}。继续吗？"."""
+        """Power-on with an unfinished game: "上一局还没结束。继续吗？" to the table — where it stopped goes to the
+        host alone ("上一局停在第三天白天，正在猎人开枪。": which step a game stopped at can be a secret)."""
         self._recover_where = where
         self.go(Step("recover"))
 
@@ -408,7 +409,7 @@ class Lobby:
     def question(self) -> list[Line]:
         step = self.step
         if step.kind == "recover":
-            return [self.line("recover", where=self._recover_where)]
+            return [self.line("recover.where", where=self._recover_where), self.line("recover")]
         if step.kind == "idle":
             return [self.line("idle")]
         if step.kind == "players":

@@ -67,8 +67,9 @@ def test_two_games_a_power_cut_and_the_recovery(tmp_path: Path) -> None:
     out, err = again.communicate("\n".join(["继续", *second.utterances[night_one:], "结束", "关机", "确认"]) + "\n",
                                  timeout=60)
     assert again.returncode == 0, err
-    assert "上一局还没结束：第一夜，正在女巫的回合。继续吗？" in out
-    assert "继续游戏：第一夜，正在女巫的回合。" in out  # as `narrator resume` says it
+    assert "上一局停在第一夜，正在女巫的回合。" in out and "上一局还没结束。继续吗？" in out  # where: the host's
+    assert "继续游戏：第一夜，正在女巫的回合。" in out  # as `narrator resume` tells the host
+    assert "🔊 继续游戏。" in out and "🔊 上一局停在" not in out and "🔊 继续游戏：" not in out
     assert "关机，对吗？" in out and "法官关机了，再见。" in out
     resumed = second_game.load()
     assert resumed.over and resumed.game.journal == second.game.journal
