@@ -237,7 +237,7 @@ class Dialogue:
             held = self.held.pop(0) if self.held and not self.paused else None
             heard = held or self.ear.listen(prompt, self.session.setup.players, timeout)
             if heard is None:
-                if self._ended():
+                if self.ear.ended():
                     return None
                 if wait is not None and self.clock.now() - silent_since >= wait - 1e-6:
                     if self.cfg.give_up_after is not None and reminders >= self.cfg.give_up_after:
@@ -253,11 +253,6 @@ class Dialogue:
                 pending = outcome.answer
             elif isinstance(outcome, Accepted):
                 return outcome
-
-    def _ended(self) -> bool:
-        ears = getattr(self.ear, "ears", None) or [self.ear]
-        closed = [getattr(e, "closed", None) for e in ears]
-        return all(c is not None and c.is_set() for c in closed)
 
     def _remind(self, prompt: Prompt, reminders: int) -> None:
         quiet = self.refused_in_secret
@@ -327,14 +322,15 @@ class Dialogue:
             if other is not None:  # never taken without 对: it is not what the recogniser heard best
                 self.read_back(other, prompt)
                 return _Pending(other)
-            self.say(self.session.refusal_line(prompt, e.refusal), prompt, quiet=self._unheard(heard))
+            self.say(self.session.refusal_line(prompt, e.refusal), prompt, remember=self._remember_refusals,
+                     quiet=self._unheard(heard))
             return _Pending(pending)
         refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
             line = self.session.refusal_line(prompt, refusal)
             if names_secret(refusal) and not self.secret_now(prompt):
                 self.refused_in_secret = True  # a lover's ballot: the table must not hear it asked again
-            self.say(line, prompt, quiet=self._unheard(heard))
+            self.say(line, prompt, remember=self._remember_refusals, quiet=self._unheard(heard))
             return _Pending(pending)
         if getattr(answer, "confirm", False) or self._reads_back(heard, answer, prompt):
             self.read_back(answer, prompt)
@@ -345,6 +341,12 @@ class Dialogue:
         """A game's answer the table did not hear given (typed or keyed): its refusal is the host's alone. The
         lobby of `narrator serve` keeps no secret from the people setting up the game: it says them all."""
         return not aloud(heard) and isinstance(self.session, Session)
+
+    @property
+    def _remember_refusals(self) -> bool:
+        """Whether 重复 says a refusal again: in a game yes (the host asks what was wrong); the lobby of
+        `narrator serve` says False (`repeat_refusals`): 重复 there says the question it asked."""
+        return bool(getattr(self.session, "repeat_refusals", True))
 
     def _alternative(self, heard: Heard, prompt: Prompt) -> Answer | None:
         """When the best reading of speech means nothing ("一号 四号 八号 열 是": a word cut in two, a stray

@@ -18,12 +18,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from narrator.clock import SystemClock
+from narrator.clock import Clock, SystemClock
 from narrator.engine.prompts import Prompt
 from narrator.journal import JournalWriteError
 from narrator.judge.lines import Line
+from narrator.judge.script import Script
+from narrator.listen.base import Ear
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.listen.grammar import START, WAKE_KINDS
 from narrator.play import lines as play_lines
@@ -34,6 +36,7 @@ from narrator.session import Refused, Session
 
 if TYPE_CHECKING:
     from narrator.audio.conductor import Conductor
+    from narrator.audio.timer import Command
 
 PAUSED = "Ctrl-C：已暂停。说或输入“继续”接着玩；再按一次 Ctrl-C 保存并退出。"
 
@@ -46,8 +49,10 @@ class Outcome:
     reason: str = ""
 
 
-class View:
-    """What the host's console shows; the loop tells it everything. The plain one does nothing."""
+@runtime_checkable
+class View(Protocol):
+    """The console's port: what the host's console shows; the loop tells it everything
+    (narrator/play/console.py's HostConsole, the lobby's LobbyView, QuietView)."""
 
     def line(self, line: Line) -> None: ...
     def heard(self, heard: Heard) -> None: ...
@@ -56,13 +61,32 @@ class View:
     def update(self, session: Session) -> None: ...
 
 
+class QuietView:
+    """A View that shows nothing; the others override what they show."""
+
+    def line(self, line: Line) -> None:
+        return None
+
+    def heard(self, heard: Heard) -> None:
+        return None
+
+    def refused(self, text: str) -> None:
+        return None
+
+    def alert(self, text: str) -> None:
+        return None
+
+    def update(self, session: Session) -> None:
+        return None
+
+
 @dataclass
 class Live:
     session: Session
     mouth: Mouth
-    ear: Any
+    ear: Ear
     """The ear (narrator.listen: First of the mic, keypad, text …); wrapped in a GuardedEar here."""
-    view: View = field(default_factory=View)
+    view: View = field(default_factory=QuietView)
     config: DialogueConfig = field(default_factory=DialogueConfig)
     interrupts: Interrupts = field(default_factory=Interrupts)
     poll_s: float = 0.2
@@ -71,7 +95,7 @@ class Live:
     """s. How often a lost device is tried again."""
     sleep: Callable[[float], None] = time.sleep
     now: Callable[[], float] = time.monotonic
-    clock: Any = None
+    clock: Clock | None = None
     """The dialogue's clock (narrator.clock port); None: the system clock."""
     degraded: str | None = None
     """The device that is lost ("table" …), or None."""
@@ -82,7 +106,7 @@ class Live:
     _next_retry: float = 0.0
 
     @property
-    def script(self) -> Any:
+    def script(self) -> Script:
         return self.session.judge.script
 
     # ---- speaking -------------------------------------------------------------------------------------
@@ -104,9 +128,7 @@ class Live:
 
     def _print_only(self, line: Line) -> None:
         """The speaker is gone: the host's console shows every line (the host reads the table's out)."""
-        printer = getattr(self.mouth, "printer", None)
-        if printer is not None:
-            printer(line)
+        self.mouth.show(line)
 
     def _lost(self, lost: DeviceLost) -> None:
         """The table speaker or the earpiece failed: print the lines until `mouth.reopen()` works."""
@@ -127,8 +149,7 @@ class Live:
         return play_lines.message(self.script, key, device=play_lines.device_name(self.script, which))
 
     def _has_earpiece(self) -> bool:
-        player = getattr(self.mouth, "player", None)
-        return self.degraded is None and bool(getattr(player, "has_host_output", False))
+        return self.degraded is None and self.mouth.has_earpiece
 
     def _try_reopen(self) -> bool:
         if self.degraded is None:
@@ -223,7 +244,7 @@ class Live:
         ear.follow(self.mouth.playing)  # deaf to every line and cue the device plays, whoever said it
         dialogue = Dialogue(self.session, ear, self.say_line, self.clock or SystemClock(), self.config)
         ear.dialogue = dialogue
-        conductor = getattr(self.mouth, "conductor", None)
+        conductor = self.mouth.conductor
         if conductor is not None:  # past the bound the table hears "请稍等" while the host is waited for
             conductor.please_wait = conductor.please_wait or self.script.line("events", "please_wait")
             dialogue.wake = lambda: self._wake(conductor)
@@ -288,7 +309,7 @@ class Live:
         player's own words, a bare 过 included); the timer's own cue is never heard (the ear is deaf while
         the device plays it); words heard but not understood leave the speech running."""
         prompt = self.session.prompt
-        conductor = getattr(self.mouth, "conductor", None)
+        conductor = self.mouth.conductor
         if prompt is None or prompt.kind not in WAKE_KINDS or conductor is None:
             return False
         from narrator.audio.timer import SpeechTimer
@@ -298,15 +319,17 @@ class Live:
         timer = SpeechTimer.for_script(conductor, self.script, self.session.setup.rules.speech_seconds)
         other: list[Heard] = []
 
-        def next_command(timeout_s: float | None) -> Any:
+        def next_command(timeout_s: float | None) -> Command | None:
             heard = ear.listen(prompt, self.session.setup.players, timeout_s)
             if heard is None:
                 if ear.ended():
                     raise InputEnded()
                 return None
             said = meaning(heard.text, prompt, dialogue.pack)  # the console saw it already (GuardedEar)
-            if said in ("pause", "resume"):
-                return said
+            if said == "pause":
+                return "pause"
+            if said == "resume":
+                return "resume"
             if isinstance(said, Pass):
                 return "pass"
             if said is None:

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.engine.answers import YesNo
 from narrator.engine.game import Accepted
@@ -34,8 +34,13 @@ from narrator.judge.script import DEFAULT_JUDGE_NAME, Joined, Pieces, Script, Se
 from narrator.serve import words as w
 from narrator.zh import to_script
 
+if TYPE_CHECKING:
+    from narrator.session import Session
+
 PAGE = 4
 """Boards said at a time."""
+USUAL_PLAYERS = 12
+"""The table whose board 规则 explains before a count is chosen."""
 EXAMPLES = ("witch_self_save.always", "sheriff.false", "sheriff_weight.1.5", "win.city")
 """The rules named when a rule is not understood (`house_rules` keys)."""
 
@@ -45,14 +50,15 @@ class Choice:
     """One lobby answer: a command slug, or "count", "board", "rule" with its value."""
 
     what: str
-    value: Any = None
-    said: Any = ""
+    value: int | w.Board | w.RulePhrase | None = None
+    """The count, the board or the rule phrase chosen (None: a command)."""
+    said: str | Pieces = ""
     """What the read-back says ("关机", "十二个人", "预女猎", "没有警长"): what the lobby understood, never empty."""
     confirm: bool = False
     """Read back and wait for 对 / 确认 before it is taken."""
 
 
-def _refuse(code: str, **values: Any) -> Refusal:
+def _refuse(code: str, **values: object) -> Refusal:
     """Why the lobby cannot take the words: `lobby.refused.<code>` of the script (said to the table: the lobby
     has no secrets), filled by `Lobby.refusal_line`."""
     return Refusal(code, MappingProxyType(values))
@@ -109,7 +115,7 @@ class Lobby:
         self._history: list[Step] = []
         self._lines: list[Line] = []
         self._prompt: tuple[Step, Prompt] | None = None
-        self._recover_where: Any = None
+        self._recover_where: Pieces | None = None
         self.taken: Choice | None = None
         """The last choice taken (for the log)."""
 
@@ -123,7 +129,7 @@ class Lobby:
         if ask:
             self._lines += self.question()
 
-    def recover(self, where: Any) -> None:
+    def recover(self, where: Pieces) -> None:
         """Power-on with an unfinished game: "上一局还没结束。继续吗？" to the table — where it stopped goes to the
         host alone ("上一局停在第三天白天，正在猎人开枪。": which step a game stopped at can be a secret)."""
         self._recover_where = where
@@ -161,6 +167,42 @@ class Lobby:
                 rules.append(phrase)
         return Step("after", players=setup.players, board=board, rules=tuple(rules))
 
+    # ---- kept across a power cut ----------------------------------------------------------------------
+
+    def state(self) -> dict[str, object]:
+        """Where the lobby stands, as plain values (`narrator serve` keeps it on disk after every answer)."""
+        step = self.step
+        return {"kind": step.kind, "players": step.players, "board": step.board.preset if step.board else None,
+                "page": step.page, "rules": [r.key for r in step.rules]}
+
+    def restore(self, state: Any) -> bool:  # Any: what json.loads read back
+        """Power-on after a cut: back at the question the lobby stood at (`state()`), said again with a word
+        that it is taken up ("接着刚才的"); False (the ready line instead) for nothing worth taking up — the
+        waiting question, a recovery question (the game is offered anew), or a state that is no longer
+        valid (a board or rule this version lacks)."""
+        try:
+            kind, players, page = str(state["kind"]), state["players"], int(state["page"])
+            board = None if state["board"] is None else next(b for b in w.all_boards() if b.preset == state["board"])
+            by_key = {p.key: p for p in w.rule_phrases().values()}
+            rules = tuple(by_key[str(k)] for k in state["rules"])
+        except (KeyError, TypeError, ValueError, StopIteration):
+            return False
+        if kind not in ("players", "board", "ready", "rules", "after") or (players is not None and
+                                                                            players not in w.counts()):
+            return False
+        if (kind == "board" and players is None) or (kind in ("ready", "rules") and board is None):
+            return False
+        if board is not None and board.players != players:
+            return False
+        step = Step(kind, players=players, board=board, page=page, rules=rules)
+        self.go(step, self.line("back"), ask=False)
+        try:
+            self._lines += self.question()
+        except (SetupError, ValueError):
+            self.step, self._lines = Step("idle"), []
+            return False
+        return True
+
     def take_action(self) -> str | None:
         action, self.action = self.action, None
         return action
@@ -181,13 +223,42 @@ class Lobby:
     def over(self) -> bool:
         return False
 
+    repeat_refusals = False
+    """重复 says the lobby's last question or answer, never a refusal (the Dialogue asks)."""
+
     def hidden(self, prompt: Prompt | None) -> bool:
         """Nothing the lobby says is secret: the table chooses its game together."""
         return False
 
-    def explain(self, words: str, *, before_start: bool = False) -> None:
-        """规则 … explains a game under way; in the lobby the words are an answer."""
-        return None
+    def explain(self, words: str, *, before_start: bool = False) -> list[Line] | None:
+        """规则 … at any lobby question, as in a game: the rules of the board being chosen (with the changes
+        said so far), else of the count's first board, else of the usual twelve-player board; said to the
+        table (the lobby has no secrets). None when the words are no rules request, or a lobby answer
+        ("改规则")."""
+        from narrator.hostwords.rules_words import rules_request
+        from narrator.judge.rules_talk import rules_lines
+
+        try:
+            self.read(words, self.prompt)
+            return None
+        except NotUnderstood:
+            pass
+        try:
+            topic = rules_request(words)
+        except NotUnderstood as exc:
+            refused = self.script.refusal(exc.refusal)
+            return [Line(refused.text, "all", refused.pieces, refused.key, refused.pause)]
+        if topic is None:
+            return None
+        return rules_lines(self._rules_setup(), topic, self.lang)
+
+    def _rules_setup(self) -> Setup:
+        from narrator.presets import make_setup
+
+        if self.step.board is not None:
+            return self._setup(self.step.rules)
+        boards = w.boards_for(self.step.players or USUAL_PLAYERS)
+        return make_setup(preset=(boards or w.boards_for(USUAL_PLAYERS))[0].preset)
 
     def take_lines(self) -> list[Line]:
         lines, self._lines = self._lines, []
@@ -204,14 +275,17 @@ class Lobby:
         anytime = w.read_command(text, w.ANYTIME)
         if anytime is not None:
             return Choice(anytime, said=self._said(w.ANYTIME[anytime][0]), confirm=anytime == "shutdown")
+        asked = w.read_command(text, w.ASK)
+        if asked is not None:
+            return Choice(asked, said=self._said(w.ASK[asked][0]))
         slug = w.read_command(text, self._commands())
         if slug is not None:
             return Choice(slug, said=self._command_said(slug))
-        if step.kind == "players":
-            n = w.read_count(text)
-            if n is None or n not in w.counts():  # what it can take: the counts (it has no command to name)
-                raise NotUnderstood(_refuse("no_count", low=w.PLAYER_RANGE[0], high=w.PLAYER_RANGE[1]))
+        n = w.read_count(text) if step.kind in ("players", "board") else None
+        if n is not None and n in w.counts():  # at the board question too: 换板子 lets the count change
             return Choice("count", n, said=Pieces(self.line("said.count", n=self.script.number(n)).pieces))
+        if step.kind == "players":  # what it can take: the counts (it has no command to name)
+            raise NotUnderstood(_refuse("no_count", low=w.PLAYER_RANGE[0], high=w.PLAYER_RANGE[1]))
         if step.kind == "board" and step.players is not None:
             board = w.read_board(text, self._boards())
             if board is not None:
@@ -224,7 +298,7 @@ class Lobby:
             raise NotUnderstood(_refuse("no_rule", examples=EXAMPLES))
         raise NotUnderstood(_refuse("say", words=tuple(self._said_commands())))
 
-    def _command_said(self, slug: str) -> Any:
+    def _command_said(self, slug: str) -> str | Pieces:
         """A command's read-back: its own line where the bare word would say too little ("不" → "不继续"),
         else the word the judge tells the host to say."""
         if self.script.has("lobby", f"said.{slug}"):
@@ -237,10 +311,10 @@ class Lobby:
         rest = w.clean(text).removeprefix(w.clean(self.judge_name))
         return rest if rest else text
 
-    def refusal(self, prompt: Prompt, answer: Any) -> Refusal | None:
-        if not isinstance(answer, Choice) or answer.what != "rule" or self.step.board is None:
+    def refusal(self, prompt: Prompt, answer: object) -> Refusal | None:
+        if not isinstance(answer, Choice) or not isinstance(answer.value, w.RulePhrase) or self.step.board is None:
             return None
-        phrase: w.RulePhrase = answer.value
+        phrase = answer.value
         for old in self.step.rules:
             if old.switch == phrase.switch and old.value != phrase.value:
                 return _refuse("contradicts", rule=phrase.key, other=old.key)
@@ -262,7 +336,7 @@ class Lobby:
         values = {k: self._value(k, v) for k, v in refusal.values.items()}
         return self.line(f"refused.{refusal.code}", **values)
 
-    def submit(self, answer: Any) -> Any:
+    def submit(self, answer: object) -> Accepted:
         if not isinstance(answer, Choice):
             raise TypeError(f"the lobby takes Choice answers, not {answer!r}")
         before = self.step
@@ -288,6 +362,9 @@ class Lobby:
             if c.what != "shutdown":
                 self._lines.append(self.line(f"setting.{c.what}"))
             return
+        if c.what in w.ASK:
+            self._lines += self._answer(c.what)
+            return
         if c.what == "go_on":
             self.action = "resume"
         elif c.what == "drop" and step.kind == "recover":
@@ -296,17 +373,17 @@ class Lobby:
             self._lines.append(self.line("idle"))
         elif c.what == "new_game":
             self._to(Step("players"))
-        elif c.what == "count":
+        elif c.what == "count" and isinstance(c.value, int):
             self._to(Step("board", players=c.value), self.line("players.said", n=self.script.number(c.value)))
         elif c.what == "more":
             pages = max(1, -(-len(self._boards()) // PAGE))
             self._to(replace(step, page=(step.page + 1) % pages))
-        elif c.what == "board":
+        elif c.what == "board" and isinstance(c.value, w.Board):
             self._to(Step("ready", players=step.players, board=c.value),
                      self.line("board.said", board=self._said(c.value.said)))
         elif c.what == "change_rules":
             self._to(replace(step, kind="rules"))
-        elif c.what == "rule":
+        elif c.what == "rule" and isinstance(c.value, w.RulePhrase):
             rules = self._with_rule(c.value)
             self._step(replace(step, rules=rules), self.line("rule.said", rule=self._rule_text(c.value.key)))
         elif c.what in ("rules_done", "again", "start") and step.board is None:
@@ -321,6 +398,8 @@ class Lobby:
             self.step = replace(step, kind="ready")
         elif c.what == "change_board":
             self._to(self._choose_board())
+        elif c.what == "change_count":
+            self._to(Step("players"))
         elif c.what == "recap_again":
             self._lines += self.recap
             self._lines += self.question()
@@ -328,6 +407,42 @@ class Lobby:
             self._history.clear()
             self.step = Step("idle")
             self._lines += [self.line("ended"), self.line("idle")]
+
+    def _answer(self, what: str) -> list[Line]:
+        """你能做什么 / 现在在干什么 / 上一局复盘: said, then the question again (help ends in what to say)."""
+        if what == "help":
+            return [self._help(), self.line("help.anytime")]
+        if what == "status":
+            return [*self._status(), *self.question()]
+        return [*(self.recap or [self.line("no_recap")]), *self.question()]
+
+    def _help(self) -> Line:
+        step = self.step
+        if step.kind == "players":
+            return self.line("help.players", low=self.script.number(w.PLAYER_RANGE[0]),
+                             high=self.script.number(w.PLAYER_RANGE[1]))
+        if step.kind == "board":
+            more = (self._said(w.COMMANDS["more"][0]),) if len(self._boards()) > PAGE else ()
+            return self.line("help.board", boards=self._value("boards", (*self._page_names(), *more)))
+        if step.kind == "rules":
+            return self.line("help.rules", examples=self._value("examples", EXAMPLES))
+        return self.line("help", words=self._value("words", tuple(self._said_commands())))
+
+    def _status(self) -> list[Line]:
+        """Where the lobby stands, in what the table chose (no secret: the lobby has none)."""
+        step = self.step
+        if step.kind == "recover":  # the question says it: where the game stopped to the host alone
+            return []
+        if step.kind in ("idle", "players"):
+            return [self.line(f"status.{step.kind}")]
+        n = self.script.number(step.players or 0)
+        if step.board is None:
+            return [self.line("status.after_any" if step.kind == "after" else "status.board", n=n)]
+        out = [self.line("status.after" if step.kind == "after" else "status.ready", n=n,
+                         board=self._said(step.board.said))]
+        if step.rules:
+            out.append(self.line("status.rules", rules=self._value("rule", tuple(r.key for r in step.rules))))
+        return out
 
     def _choose_board(self) -> Step:
         """The board question for the count chosen (a count no board is made for: the count question)."""
@@ -365,7 +480,7 @@ class Lobby:
             "recover": ("go_on", "drop"),
             "idle": ("new_game",),
             "players": (),
-            "board": ("more",),
+            "board": ("more", "change_count"),
             "ready": ("start", "change_rules", "change_board"),
             "rules": ("rules_done", "start"),
             "after": ("again", "change_board", "recap_again", "end"),
@@ -380,7 +495,7 @@ class Lobby:
         words = [word for s in self._commands() for word in w.COMMANDS[s]]
         if kind == "idle":  # "法官，开始新游戏", as the ready line says it
             words.insert(1, w.clean(self.judge_name) + w.COMMANDS["new_game"][0])
-        words += [word for s in w.ANYTIME for word in w.ANYTIME[s]]
+        words += [word for table in (w.ANYTIME, w.ASK) for s in table for word in table[s]]
         keys: dict[str, str] = {}
         if kind == "players":
             for n in w.counts():
@@ -392,6 +507,7 @@ class Lobby:
             page = self._page_names()
             keys = {str(i + 1): said for i, said in enumerate(page)}
             keys[str(len(page) + 1)] = w.COMMANDS["more"][0]
+            keys[str(len(page) + 2)] = w.COMMANDS["change_count"][0]
         elif kind == "rules":
             words += w.spoken_rule_words()
             keys["1"] = w.COMMANDS["rules_done"][0]
@@ -403,7 +519,7 @@ class Lobby:
 
     # ---- what the judge says --------------------------------------------------------------------------
 
-    def line(self, key: str, **values: Any) -> Line:
+    def line(self, key: str, **values: object) -> Line:
         return self.script.line("lobby", key, judge=self._said(self.judge_name), **values)
 
     def question(self) -> list[Line]:
@@ -438,7 +554,7 @@ class Lobby:
     def _rule_text(self, key: str) -> str:
         return str(self.script.data["house_rules"][key])
 
-    def _value(self, key: str, value: Any) -> Any:
+    def _value(self, key: str, value: object) -> object:
         if isinstance(value, tuple):
             return Joined(self.script.joiner, [self._value(key, v) for v in value])
         if key in ("rule", "other", "examples"):
@@ -466,7 +582,7 @@ def every_prompt() -> tuple[Prompt, ...]:
     return tuple(out)
 
 
-def recap_lines(script: Script, session: Any) -> list[Line]:
+def recap_lines(script: Script, session: Session) -> list[Line]:
     """The spoken recap in short: the winner, why, and every seat's card."""
     from narrator.engine.events import GameEnded
 
