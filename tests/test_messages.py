@@ -30,12 +30,13 @@ import typer
 import yaml
 
 from narrator.cli.main import app
+from narrator.engine.roles import Role
 from narrator.engine.rules import NUMBER_RANGES, Rules
 from narrator.judge.lines import Line
 from narrator.judge.rules_talk import phrase
 from narrator.judge.script import LANGS, Script
 from narrator.play.console import console_words
-from narrator.presets import make_setup
+from narrator.presets import make_setup, preset_names
 from narrator.zh import to_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,8 +48,21 @@ CHINESE_MARKS = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff01-\uff
 MARKUP = re.compile(r"\[/?[a-z ]*\]")
 """rich's console markup ([dim], [bold magenta], [/]): not words."""
 
-sys.path.insert(0, str(ROOT / "tests" / "play"))
-from test_one_language import chinese_outside_names_and_quotes  # noqa: E402
+
+
+QUOTED = re.compile(r"`[^`\n]*`|\"[^\"\n]*\"|'[^'\n]*'|“[^”\n]*”|「[^」\n]*」")
+GAME_NAMES = sorted({*(n for lang in LANGS for n in (*map(lambda p: to_script(p, lang), preset_names()),
+                                                      *(to_script(r.zh, lang) for r in Role))), "简体", "繁體"},
+                    key=len, reverse=True)
+
+
+def chinese_outside_names_and_quotes(text: str) -> list[str]:
+    """The runs of Chinese in an English `text` that are neither a game name (preset, card, script) nor
+    quoted — the rule of tests/play/test_one_language.py, for every message rather than some commands'."""
+    text = QUOTED.sub(" ", text)
+    for name in GAME_NAMES:
+        text = text.replace(name, " ")
+    return re.findall(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff01-\uff5e]+", text)
 
 # Routed as they are said: to the host at night or at a secret prompt, to the table by day (Session.refusal_line,
 # the dialogue's own lines).
