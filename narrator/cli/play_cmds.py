@@ -154,10 +154,10 @@ def play(
     """Run a live game: the judge says the cards to deal, waits for "开始", then runs every night and day
     to the end, saving each answer before the next line; then prints and saves the recap."""
     from narrator.engine.rules import SetupError
+    from narrator.paths import games_dir
     from narrator.play import store
     from narrator.play.config import Config, ConfigError
     from narrator.play.options import game_setup
-    from narrator.play.paths import games_dir
     from narrator.play.run import NewGame, StartProblem, run_game
     from narrator.session import Session
 
@@ -243,8 +243,7 @@ def games() -> None:
             table.add_row(saved.id, str(meta.get("started", "")), str(meta.get("preset", "")), f"无法读取：{exc}", "")
             continue
         script = Script(session.lang)
-        s = session.status()
-        where = "已结束" if session.over else where_text(script, session.prompt, s.night, s.day, s.phase)
+        where = "已结束" if session.over else where_text(script, session.place())
         if saved.abandoned and not session.over:
             where = f"已放弃（停在{where}）"
         winner = script.camp(session.winner.value) if session.winner else "—"
@@ -271,7 +270,7 @@ def recap(
     if out is not None:
         from narrator.cli.errors import check_writable
 
-        check_writable(out, make_folder=False, example="recap.html")
+        check_writable(out, example="recap.html")
     try:
         saved = store.find_game(game)
         session = saved.load()

@@ -30,6 +30,8 @@ class EarOptions:
     judge_name: str | None = None
     """The judge's name before a command where people talk (None: the pack's, 法官)."""
     keypad: bool = False
+    keypad_device: str | None = None
+    """Where keys come from: None or "terminal" (the terminal), "auto", or an input device (evkeys.py)."""
     text: bool = False
     vad: str = "silero"
     trailing_s: float = EndpointConfig.trailing_s
@@ -78,7 +80,7 @@ def open_ear(opts: EarOptions) -> First:
             raise ListenError(f"{e} (list devices with `narrator devices`, or answer with --keypad)") from None
         ears.append(mic)
     if opts.keypad:
-        ears.append(KeypadEar())
+        ears.append(KeypadEar(device=opts.keypad_device))
     if opts.text:
         ears.append(TextEar(opts.stdin or sys.stdin))
     if not ears:
