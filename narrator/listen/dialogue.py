@@ -320,19 +320,25 @@ class Dialogue:
             if other is not None:  # never taken without 对: it is not what the recogniser heard best
                 self.read_back(other, prompt)
                 return _Pending(other)
-            self.say(self.session.refusal_line(prompt, e.refusal), prompt)
+            self.say(self.session.refusal_line(prompt, e.refusal), prompt, remember=self._remember_refusals)
             return _Pending(pending)
         refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
             line = self.session.refusal_line(prompt, refusal)
             if names_secret(refusal) and not self.secret_now(prompt):
                 self.refused_in_secret = True  # a lover's ballot: the table must not hear it asked again
-            self.say(line, prompt)
+            self.say(line, prompt, remember=self._remember_refusals)
             return _Pending(pending)
         if getattr(answer, "confirm", False) or self._reads_back(heard, answer, prompt):
             self.read_back(answer, prompt)
             return _Pending(answer)
         return self._submit(answer, prompt)
+
+    @property
+    def _remember_refusals(self) -> bool:
+        """Whether 重复 says a refusal again: in a game yes (the host asks what was wrong); the lobby of
+        `narrator serve` says False (`repeat_refusals`): 重复 there says the question it asked."""
+        return bool(getattr(self.session, "repeat_refusals", True))
 
     def _alternative(self, heard: Heard, prompt: Prompt) -> Answer | None:
         """When the best reading of speech means nothing ("一号 四号 八号 열 是": a word cut in two, a stray
