@@ -52,6 +52,9 @@ from narrator.zh import to_script
 
 IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
 IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
+PASS_WORDS = frozenset({"过", "过了", "跳过", "過", "過了", "跳過"})
+"""Words that skip a step: at an irreversible prompt they mean nobody only once read back and confirmed
+(放弃, 不开枪, the keypad's 0 say it at once)."""
 ReadBack = Literal["always", "irreversible", "doubt"]
 READ_BACK: tuple[ReadBack, ...] = ("always", "irreversible", "doubt")
 
@@ -116,20 +119,37 @@ def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float,
     return False
 
 
+class Seated(Protocol):
+    """What the dialogue asks of a set-up: the highest seat an answer may name (a game's Setup)."""
+
+    @property
+    def players(self) -> int: ...
+
+
+class Scripted(Protocol):
+    """Who speaks the dialogue's own lines: the game's Judge, or the lobby's, with the script."""
+
+    @property
+    def script(self) -> Script: ...
+
+
 class Questions(Protocol):
     """What the dialogue asks through: a game's `Session`, or the lobby of `narrator serve`
-    (narrator/serve/lobby.py), which may also bring its own `read(text, prompt)`."""
+    (narrator/serve/lobby.py), each with its own reader (`read`)."""
 
     @property
     def prompt(self) -> Prompt | None: ...
     @property
     def night(self) -> bool: ...
     @property
-    def setup(self) -> Any: ...
+    def setup(self) -> Seated: ...
     @property
-    def judge(self) -> Any: ...
+    def judge(self) -> Scripted: ...
     def repeat_lines(self) -> list[Line]: ...
     def take_lines(self) -> list[Line]: ...
+    def read(self, text: str, prompt: Prompt) -> object:
+        """The answer (or the lobby's choice) the words say at `prompt`; NotUnderstood says why not."""
+        ...
     def submit(self, answer: Any) -> Any: ...
     def undo(self) -> bool: ...
     def refusal(self, prompt: Prompt, answer: Any) -> Any: ...
@@ -184,8 +204,7 @@ class Dialogue:
 
     def read(self, text: str, prompt: Prompt) -> Any:
         """The answer the words say at this prompt (the session's reader: the game's, or the lobby's)."""
-        reader = getattr(self.session, "read", None)
-        return reader(text, prompt) if reader is not None else host_answer(text, prompt)
+        return self.session.read(text, prompt)
 
     def read_back(self, answer: Answer, prompt: Prompt) -> None:
         if isinstance(answer, Ballots):
@@ -230,7 +249,7 @@ class Dialogue:
             held = self.held.pop(0) if self.held and not self.paused else None
             heard = held or self.ear.listen(prompt, self.session.setup.players, timeout)
             if heard is None:
-                if self._ended():
+                if self.ear.ended():
                     return None
                 if wait is not None and self.clock.now() - silent_since >= wait - 1e-6:
                     if self.cfg.give_up_after is not None and reminders >= self.cfg.give_up_after:
@@ -246,11 +265,6 @@ class Dialogue:
                 pending = outcome.answer
             elif isinstance(outcome, Accepted):
                 return outcome
-
-    def _ended(self) -> bool:
-        ears = getattr(self.ear, "ears", None) or [self.ear]
-        closed = [getattr(e, "closed", None) for e in ears]
-        return all(c is not None and c.is_set() for c in closed)
 
     def _remind(self, prompt: Prompt, reminders: int) -> None:
         quiet = self.refused_in_secret
@@ -364,6 +378,8 @@ class Dialogue:
             return True
         if not irreversible(prompt.kind, answer):
             return False
+        if heard.text.strip(" 。！!.") in PASS_WORDS:  # 过 at a kill, shot, poison …: a slip after many "请说过"
+            return True
         spoken = heard.source in ("voice", "file")
         return spoken and (policy == "irreversible"
                            or doubtful(heard, prompt, self.pack, self.cfg.doubt_gap, self.read))

@@ -15,17 +15,19 @@ import io
 import os
 import random
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from listen.listenkit import words as answer_words
 from rich.console import Console
 
 from narrator.engine.prompts import Prompt
 from narrator.judge.lines import Line
-from narrator.listen.base import Heard
+from narrator.listen.base import Heard, Recording
 from narrator.listen.keypad import keys_to_words
 from narrator.play import store
 from narrator.play.config import Config
@@ -144,6 +146,15 @@ class WalkEar:
     def close(self) -> None:
         self.closed.set()
 
+    def ended(self) -> bool:
+        return self.closed.is_set()
+
+    def microphones(self) -> list[Recording]:
+        return []
+
+    def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
+        """Typed words: every word is heard."""
+
 
 def heard_by_the_table(walk: Walk) -> Any:
     """The mouth's printer: keeps the line; now and then the power goes while one is said."""
@@ -246,7 +257,11 @@ def test_the_listening_cue_is_the_hosts_alone(tmp_path: Path, monkeypatch: pytes
             return super().enqueue(clip, channel, pause_after_s, cue, bed, lead_s)
 
     class EarpieceMouth(PrintMouth):
-        player = type("Player", (), {"mixer": Recorded(builtin_sounds())})()
+        mixer = Recorded(builtin_sounds())
+
+        def cue_host(self, cue: str) -> bool:  # as AudioMouth's: the cue on the mixer's host channel
+            self.mixer.enqueue(np.zeros(0, np.float32), "host", 0.0, cue=cue)
+            return True
 
     for host in ("earpiece", ""):
         walked = Walk(0, tmp_path / f"cue{host}")
