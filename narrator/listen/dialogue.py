@@ -22,7 +22,8 @@ the host stayed silent). The session may also be the lobby of `narrator serve` (
   (对 needed, whatever the policy); when there is none it is refused like any other.
 * Refused answers (not understood, or illegal) get their reason said and change nothing. Where the reason
   is said is the Session's rule (`Session.refusal_line`): by day at an open prompt to the table, but a
-  refused 自爆 / 过 at a speech to the host alone ("七号不是狼人，不能自爆" would out a good player).
+  refused 自爆 / 过 at a speech to the host alone ("七号不是狼人，不能自爆" would out a good player), and
+  the refusal of a typed or keyed answer to the host alone too (the table never heard that answer).
 * "规则 …" at any prompt has the judge explain the rules (`Session.explain`, which routes the lines).
 * A silent host hears the question again after `ask_again_s`, then `remind` every `remind_s`.
 * Nothing heard is never an answer.
@@ -117,6 +118,12 @@ def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float,
         if other is not None and other != best:
             return best_score - score < gap
     return False
+
+
+def aloud(heard: Heard) -> bool:
+    """Whether the table heard the host give this answer (he said it aloud): only then is its refusal said to
+    the table; a typed or keyed mistake is the host's own, told on his console."""
+    return heard.source in ("voice", "file")
 
 
 class Seated(Protocol):
@@ -334,19 +341,25 @@ class Dialogue:
             if other is not None:  # never taken without 对: it is not what the recogniser heard best
                 self.read_back(other, prompt)
                 return _Pending(other)
-            self.say(self.session.refusal_line(prompt, e.refusal), prompt, remember=self._remember_refusals)
+            self.say(self.session.refusal_line(prompt, e.refusal), prompt, remember=self._remember_refusals,
+                     quiet=self._unheard(heard))
             return _Pending(pending)
         refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
             line = self.session.refusal_line(prompt, refusal)
             if names_secret(refusal) and not self.secret_now(prompt):
                 self.refused_in_secret = True  # a lover's ballot: the table must not hear it asked again
-            self.say(line, prompt, remember=self._remember_refusals)
+            self.say(line, prompt, remember=self._remember_refusals, quiet=self._unheard(heard))
             return _Pending(pending)
         if getattr(answer, "confirm", False) or self._reads_back(heard, answer, prompt):
             self.read_back(answer, prompt)
             return _Pending(answer)
         return self._submit(answer, prompt)
+
+    def _unheard(self, heard: Heard) -> bool:
+        """A game's answer the table did not hear given (typed or keyed): its refusal is the host's alone. The
+        lobby of `narrator serve` keeps no secret from the people setting up the game: it says them all."""
+        return not aloud(heard) and isinstance(self.session, Session)
 
     @property
     def _remember_refusals(self) -> bool:
