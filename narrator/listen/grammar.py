@@ -313,7 +313,7 @@ class Grammar:
         if unsayable:
             raise VocabularyError(
                 f"the grammar {self.pack.name} has no spoken form for {', '.join(unsayable)}: the judge asks for "
-                f"every seat up to {max_seat}, 过 and the controls by voice; give each one under say:")
+                f"every seat up to {max_seat}, “过” and the controls by voice; give each one under say:")
 
     def unsayable(self, max_seat: int) -> list[str]:
         """Words the judge asks for that this pack cannot say: a seat up to `max_seat` (neither 七号 nor 七),

@@ -104,5 +104,5 @@ def test_a_pack_that_cannot_say_a_seat_pass_or_a_control_is_refused_at_start(tmp
     grammar = Grammar(load_pack(pack), lambda w: w != "열하나")
     assert grammar.unsayable(18) == ["十七号", "过", "撤销"]
     assert grammar.unsayable(16) == ["过", "撤销"]  # no seat 17 at a table of 16; 过 and 撤销 at every table
-    with pytest.raises(VocabularyError, match="no spoken form for 十七号, 过, 撤销"):
+    with pytest.raises(VocabularyError, match="no spoken form for 十七号, 过, 撤销: the judge asks"):
         grammar.check(18)

@@ -61,10 +61,10 @@ def test_an_answer_of_several_seats_waits_longer_between_them() -> None:
 def test_korean_forms_that_begin_a_longer_one_keep_the_long_silence() -> None:
     ko = Grammar(load_pack("ko"), lambda w: w != "열하나")  # the Korean model splits 열하나 (十一号) in two
     turn = Turn(ko, KILL, 12)
-    assert turn.complete("일곱") and turn.complete("열 하나")
+    assert turn.complete("세븐") and turn.complete("열 하나")
     assert not turn.complete("열")  # the first word of 열 하나 (十一号)
     assert not turn.complete("하나")  # a raw piece no host word maps back to
-    assert not turn.complete("일곱 제가")  # a filler word: talk goes on
+    assert not turn.complete("세븐 제가")  # a filler word: talk goes on
     boards = Prompt("lobby.board", frozenset(), info={"words": ("预女猎", "预女猎白", "预女猎守")})
     lobby = Turn(ko, boards, 12)
     assert lobby.complete("예언자 마녀 사냥꾼 바보")
