@@ -7,13 +7,13 @@ the host stayed silent). The session may also be the lobby of `narrator serve` (
 * **Secrecy**: at night, or when the prompt is secret, every line the dialogue says (read-backs,
   refusals, reminders, repeats, the re-asked question after 撤销) goes to the host channel only; the
   table never hears a night answer, and no dialogue line at night changes what the table hears.
-* **Read-back** ("七号，对吗？"; 对 / 确认 accepts, 不对 drops it, a new answer replaces it), by the policy
-  `read_back` (`play --read-back`, the config's `game.read_back`): `irreversible` (the default) reads back
-  every spoken irreversible answer — kill, poison, shot, take, exile, badge, duel; `doubt` only those the
-  recogniser is in doubt about (the best two readings that parse to *different* answers are closer than
-  `doubt_gap`); `always` every answer, typed and keyed ones too. Typed text and keys are never misheard,
-  so `irreversible` and `doubt` take them at once. A doubtful irreversible answer is never submitted
-  without 对, whatever the policy.
+* **Read-back** ("七号，对吗？"; 对 / 确认 accepts, 不对 drops it, a new answer replaces it — itself read back
+  when spoken, never taken), by the policy of narrator/listen/doubt.py: what the recogniser doubts (the N-best
+  gap, at every prompt), every spoken seat (`seat_doubt`: no score told a misread seat), every spoken
+  irreversible answer (kill, poison, shot, exile, badge, duel, identification, check) under `read_back =
+  "irreversible"`; `always` reads back typed and keyed answers too. A read-back always says what was heard:
+  an answer with no words of its own is said as the words heard.
+* **Raw tokens** never reach the host: spoken words the parser does not know are refused as "没听懂".
 * **撤销** takes back the last accepted answer (`Session.undo`) and asks that prompt again; with a read-back
   waiting it drops that answer instead. **重复** says the last line again. **暂停** / **继续** hold the
   reminders; an answer typed or keyed while paused is kept ("记下了") and taken after 继续.
@@ -36,37 +36,50 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from narrator.clock import Clock
-from narrator.engine.answers import Answer, Ballots, Duel, YesNo
+from narrator.engine.answers import Answer, Ballots, YesNo
 from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
-from narrator.hostwords import Ambiguous, NotUnderstood, parse
+from narrator.engine.refusals import Refusal, refuse
+from narrator.hostwords import Ambiguous, NotUnderstood
 from narrator.judge.lines import Line
 from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
-from narrator.listen.grammar import UNK, WAKE_KINDS, Pack, load_pack
+from narrator.listen.doubt import (
+    READ_BACK,
+    SEAT_DOUBT,
+    SPOKEN,
+    Policy,
+    ReadBack,
+    SeatDoubt,
+    doubtful,
+    heard_words,
+    host_answer,
+    irreversible,
+    meaning,
+)
+from narrator.listen.grammar import UNK, WAKE_KINDS, load_pack
 from narrator.session import Refused, Session, names_secret
 from narrator.zh import to_script
 
-IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
-IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
-ReadBack = Literal["always", "irreversible", "doubt"]
-READ_BACK: tuple[ReadBack, ...] = ("always", "irreversible", "doubt")
-
-
-def irreversible(kind: str, answer: Answer | None = None) -> bool:
-    """Kill, poison, shot, take, exile, badge, duel: answers that end a life or move the badge."""
-    return (kind in IRREVERSIBLE_KINDS or kind.rsplit(".", 1)[-1] in IRREVERSIBLE_ENDINGS
-            or isinstance(answer, Duel))
+__all__ = ["READ_BACK", "SEAT_DOUBT", "Dialogue", "DialogueConfig", "Questions", "doubtful", "host_answer",
+           "irreversible", "meaning"]
 
 
 @dataclass(frozen=True)
 class DialogueConfig:
     read_back: ReadBack = "irreversible"
+    """Which answers are read back: narrator/listen/doubt.py (`play --read-back`, the config's game.read_back)."""
     doubt_gap: float = 3.0
-    """Score units of Vosk's N-best list: readings closer than this, meaning different answers, are a doubt."""
+    """Score units of Vosk's N-best list: readings closer than this, meaning different answers, are a doubt
+    (game.doubt_gap)."""
+    seat_doubt: SeatDoubt = "always"
+    """"always": every spoken seat answer is read back (no score told a misread seat: measured); "score": the
+    gap alone decides (game.seat_doubt)."""
+    doubt_everywhere: bool = True
+    """Read back what the scores doubt at every prompt (False: irreversible ones only; the lobby)."""
     ask_again_s: float = 20.0
     """s of silence before the question is asked again."""
     remind_s: float = 10.0
@@ -79,41 +92,9 @@ class DialogueConfig:
     """The judge's name (a host word; None: the pack's, 法官): what the host is told to say before 继续 where
     people talk."""
 
-
-def host_answer(text: str, prompt: Prompt) -> Answer:
-    """The game's reader (hostwords.parse for the prompt's answer types)."""
-    return parse(text, prompt.accepts)
-
-
-def meaning(text: str, prompt: Prompt, pack: Pack, read: Callable[[str, Prompt], Any] = host_answer) -> object:
-    """What a reading means here: a control name, an Answer, or None (not understood)."""
-    words = " ".join(t for t in text.split() if t != UNK)
-    control = pack.control(words)
-    if control is not None and control not in ("confirm", "deny"):
-        return control
-    try:
-        return read(words, prompt)
-    except (NotUnderstood, Ambiguous):
-        return control
-
-
-def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float,
-             read: Callable[[str, Prompt], Any] = host_answer) -> bool:
-    """Speech whose best reading is unsure: [unk] in it, or another reading meaning something else
-    within `gap` of its score. Keys and typed text are never in doubt."""
-    if heard.source not in ("voice", "file"):
-        return False
-    if not heard.alternatives:
-        return True
-    best_text, best_score = heard.alternatives[0]
-    if UNK in best_text.split():
-        return True
-    best = meaning(best_text, prompt, pack, read)
-    for text, score in heard.alternatives[1:]:
-        other = meaning(text, prompt, pack, read)
-        if other is not None and other != best:
-            return best_score - score < gap
-    return False
+    @property
+    def policy(self) -> Policy:
+        return Policy(self.read_back, self.seat_doubt, self.doubt_gap, self.doubt_everywhere)
 
 
 class Questions(Protocol):
@@ -187,7 +168,9 @@ class Dialogue:
         reader = getattr(self.session, "read", None)
         return reader(text, prompt) if reader is not None else host_answer(text, prompt)
 
-    def read_back(self, answer: Answer, prompt: Prompt) -> None:
+    def read_back(self, answer: Answer, prompt: Prompt, heard: Heard | None = None) -> None:
+        """"七号，对吗？": the answer in the judge's words — never an empty "，对吗？": an answer with no words
+        of its own is said as the words heard."""
         if isinstance(answer, Ballots):
             groups: dict[int, list[int]] = {}
             for voter, target in answer.votes:
@@ -204,6 +187,9 @@ class Dialogue:
             value = answer.said  # the lobby's choices say themselves ("关机")
         else:
             value = self.script._refusal_value("answer", answer)
+        if not self.script.render(Entry("{answer}"), "listening.read_back", answer=value).text.strip():
+            value = (heard_words(heard) if heard is not None else "") or self.script.line(
+                "listening", "that_answer").text
         self.own("read_back", prompt, answer=value)
 
     # ---- listening ------------------------------------------------------------------------------------
@@ -318,9 +304,9 @@ class Dialogue:
         except (NotUnderstood, Ambiguous) as e:
             other = self._alternative(heard, prompt)
             if other is not None:  # never taken without 对: it is not what the recogniser heard best
-                self.read_back(other, prompt)
+                self.read_back(other, prompt, heard)
                 return _Pending(other)
-            self.say(self.session.refusal_line(prompt, e.refusal), prompt)
+            self.say(self.session.refusal_line(prompt, plain(e.refusal, heard)), prompt)
             return _Pending(pending)
         refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
@@ -329,8 +315,9 @@ class Dialogue:
                 self.refused_in_secret = True  # a lover's ballot: the table must not hear it asked again
             self.say(line, prompt)
             return _Pending(pending)
-        if getattr(answer, "confirm", False) or self._reads_back(heard, answer, prompt):
-            self.read_back(answer, prompt)
+        if self._reads_back(heard, answer, prompt) or (pending is not None and heard.source in SPOKEN):
+            # while a read-back waits, a new spoken answer is itself read back, never taken
+            self.read_back(answer, prompt, heard)
             return _Pending(answer)
         return self._submit(answer, prompt)
 
@@ -353,14 +340,7 @@ class Dialogue:
         return None
 
     def _reads_back(self, heard: Heard, answer: Answer, prompt: Prompt) -> bool:
-        policy = self.cfg.read_back
-        if policy == "always":
-            return True
-        if not irreversible(prompt.kind, answer):
-            return False
-        spoken = heard.source in ("voice", "file")
-        return spoken and (policy == "irreversible"
-                           or doubtful(heard, prompt, self.pack, self.cfg.doubt_gap, self.read))
+        return self.cfg.policy.reads_back(heard, answer, prompt, self.pack, self.read)
 
     def _reads(self, text: str, prompt: Prompt) -> bool:
         try:
@@ -395,6 +375,14 @@ class Dialogue:
             self.say(line, again, remember=False)
         self.last = [self._routed(x, again) for x in lines] if again is not None else []
         return _Pending(None)
+
+
+def plain(refusal: Refusal, heard: Heard) -> Refusal:
+    """A refusal fit for the host's ears: the recogniser's own tokens ("没听懂“하나”", a model's word for a
+    stray sound) never reach him — spoken words not understood are "没听懂" and what to say."""
+    if heard.source in SPOKEN and refusal.code == "words.unknown":
+        return refuse("words.not_understood", wanted=refusal.values.get("wanted", ()))
+    return refusal
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,10 @@ class Wiring:
     """The grammar pack (grammars/<pack>.yaml, or a path to one) the ear and the dialogue use."""
     read_back: str = "irreversible"
     """The dialogue's read-back policy: always, irreversible, doubt."""
+    seat_doubt: str = "always"
+    """Whether every spoken seat answer is read back ("always") or the N-best gap decides ("score")."""
+    doubt_gap: float = 3.0
+    """Vosk score units: readings meaning different answers closer than this are a doubt."""
     judge_name: str | None = None
     """The judge's name before a command during speeches (None: the pack's)."""
     cache_dir: Any = None
@@ -80,7 +84,8 @@ class Wiring:
                    backend=backend or config.voice.backend, voice=voice or config.voice.name or None, rate=rate,
                    pace=pace, model=model, pack=pack, read_back=read_back or config.game.read_back,
                    judge_name=judge_name or config.game.judge_name or None, cache_dir=cache_dir,
-                   live_console=live_console)
+                   live_console=live_console, seat_doubt=config.game.seat_doubt,
+                   doubt_gap=float(config.game.doubt_gap))
 
     def check(self, players: int | None = None) -> None:
         """Every device and input this game needs, before the first line (and before a game is saved): the
@@ -266,6 +271,7 @@ def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Any, console: C
         return store.writable_problem(game[0].folder if game[0] is not None else games_dir())
 
     config = DialogueConfig(pack=wiring.pack, read_back=wiring.read_back,  # type: ignore[arg-type]
+                            seat_doubt=wiring.seat_doubt, doubt_gap=wiring.doubt_gap,  # type: ignore[arg-type]
                             judge_name=wiring.judge_name)
     live = Live(session, mouth, ear, view=view, config=config, clock=bootstrap.clock(),
                 on_start=None if saved is not None else on_start, writable=writable)
