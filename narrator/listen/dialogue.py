@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from narrator.clock import Clock
-from narrator.engine.answers import Answer, Ballots, YesNo
+from narrator.engine.answers import Answer, Ballots, Seats, YesNo
 from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
 from narrator.engine.refusals import Refusal, refuse
@@ -47,6 +47,17 @@ from narrator.hostwords import Ambiguous, NotUnderstood
 from narrator.judge.lines import Line
 from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
+from narrator.listen.converge import (
+    PARTIAL_CODES,
+    Correction,
+    Gathered,
+    corrected,
+    merged,
+    multi_seat,
+    needed,
+    one_seat_apart,
+    read_correction,
+)
 from narrator.listen.doubt import (
     READ_BACK,
     SEAT_DOUBT,
@@ -60,7 +71,7 @@ from narrator.listen.doubt import (
     irreversible,
     meaning,
 )
-from narrator.listen.grammar import UNK, WAKE_KINDS, load_pack
+from narrator.listen.grammar import START, UNK, WAKE_KINDS, load_pack
 from narrator.session import Refused, Session, names_secret
 from narrator.zh import to_script
 
@@ -88,6 +99,8 @@ class DialogueConfig:
     """Reminders after which a silent host is given up on (`answer()` returns None, `gave_up` is set): the
     lobby of `narrator serve` goes back to waiting. None: ask for ever (a game)."""
     pack: str = "zh"
+    drop_forms: str = ""
+    """Spoken forms left out of the pack (`Pack.without`; the config's game.drop_forms)."""
     judge_name: str | None = None
     """The judge's name (a host word; None: the pack's, 法官): what the host is told to say before 继续 where
     people talk."""
@@ -127,7 +140,7 @@ class Dialogue:
         self._say = say
         self.clock = clock
         self.cfg = config or DialogueConfig()
-        self.pack = load_pack(self.cfg.pack).named(self.cfg.judge_name)
+        self.pack = load_pack(self.cfg.pack).named(self.cfg.judge_name).without(self.cfg.drop_forms)
         self.script: Script = session.judge.script
         self.last: list[Line] = []
         self.paused = False
@@ -137,6 +150,8 @@ class Dialogue:
         self.refused_in_secret = False
         """An answer to this public prompt was refused for a secret reason (the host alone heard why): its
         reminders go to the host too, so the table never hears that the answer is asked again."""
+        self.gathered = Gathered(START)
+        """What the question being answered has gathered (narrator/listen/converge.py)."""
         self.wake: Callable[[], float | None] | None = None
         """Called while the host is waited for: does what is due at the table now (the Conductor's "请稍等",
         narrator/audio/conductor.py) and returns s until it must be called again (None: never)."""
@@ -168,7 +183,7 @@ class Dialogue:
         reader = getattr(self.session, "read", None)
         return reader(text, prompt) if reader is not None else host_answer(text, prompt)
 
-    def read_back(self, answer: Answer, prompt: Prompt, heard: Heard | None = None) -> None:
+    def read_back(self, answer: Any, prompt: Prompt, heard: Heard | None = None) -> None:
         """"七号，对吗？": the answer in the judge's words — never an empty "，对吗？": an answer with no words
         of its own is said as the words heard."""
         if isinstance(answer, Ballots):
@@ -200,6 +215,7 @@ class Dialogue:
             self.last = list(asked)
         self.refused_in_secret = False
         pending: Answer | None = None
+        self.gathered = Gathered(self.session.prompt or START)
         silent_since = self.clock.now()
         reminders = 0
         while True:
@@ -213,8 +229,10 @@ class Dialogue:
             due = self.wake() if self.wake is not None else None
             if due is not None:
                 timeout = due if timeout is None else min(timeout, due)
+            if self.gathered.prompt is not prompt:  # a new question (or the same asked again after 撤销)
+                self.gathered, pending = Gathered(prompt), None
             held = self.held.pop(0) if self.held and not self.paused else None
-            heard = held or self.ear.listen(prompt, self.session.setup.players, timeout)
+            heard = held or self.ear.listen(self.gathered.listening(), self.session.setup.players, timeout)
             if heard is None:
                 if self._ended():
                     return None
@@ -272,7 +290,8 @@ class Dialogue:
                 self.own("nothing_to_repeat", prompt)
             return _Pending(pending)
         if control == "undo":
-            if pending is not None:
+            if pending is not None or self.gathered.kept or self.gathered.offer is not None:
+                self.gathered = Gathered(prompt)  # what this question gathered goes; the question stays
                 self.own("dropped", prompt)
                 return _Pending(None)
             return self._undo(prompt)
@@ -283,13 +302,18 @@ class Dialogue:
             return _Pending(pending)
         if control == "resume" and not self._reads(text, prompt):
             return _Pending(pending)  # 继续 while nothing is paused (the lobby's "继续吗？" takes it as an answer)
+        if control in ("confirm", "deny") and pending is None and self.gathered.offer is not None:
+            return self._offer_answered(control == "confirm", prompt)
         if control in ("confirm", "deny") and (pending is not None or YesNo not in prompt.accepts):
             if pending is None:
                 self.own("not_pending", prompt)
                 return _Pending(None)
             if control == "deny":
+                self.gathered.close()
+                if isinstance(pending, Seats) and len(pending.seats) == 1:
+                    self.gathered.declined.add(pending.seats[0])  # that seat is not it: never offered
                 self.own("dropped", prompt)
-                return _Pending(None)
+                return self._missed(prompt)
             return self._submit(pending, prompt)
         explained = self.session.explain(text)  # 规则 …: the Session routes the judge's lines
         if explained is not None:
@@ -298,6 +322,11 @@ class Dialogue:
                 self.say(line, prompt, remember=False)
             self.last = lines
             return _Pending(pending)
+        if heard.source in SPOKEN:
+            self.gathered.note(heard)
+        fix = read_correction(text) if isinstance(pending, Seats) or self.gathered.kept else None
+        if fix is not None:
+            return self._corrected(fix, heard, prompt, pending)
         text = self._strip_deny(text)
         try:
             answer = self.read(text, prompt)
@@ -307,19 +336,113 @@ class Dialogue:
                 self.read_back(other, prompt, heard)
                 return _Pending(other)
             self.say(self.session.refusal_line(prompt, plain(e.refusal, heard)), prompt)
-            return _Pending(pending)
+            return self._missed(prompt, pending) if heard.source in SPOKEN else _Pending(pending)
+        return self._answered(answer, heard, prompt, pending)
+
+    def _answered(self, answer: Answer, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
+        """An answer read from the host's words (or gathered): kept for more seats, a choice, read back, or
+        submitted."""
+        chosen = self.gathered.chosen(answer)
+        if chosen is not None:
+            answer = chosen
+        self.gathered.close()
+        if isinstance(answer, Seats) and multi_seat(prompt) and answer.seats:
+            if isinstance(pending, Seats) and len(answer.seats) < needed(prompt):
+                self.own("which_one", prompt)  # one seat for a whole answer waiting: which does it replace?
+                return _Pending(pending)
+            answer = Seats(merged(self.gathered.kept, answer.seats, needed(prompt)))
         refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
+            if refusal.code in PARTIAL_CODES and isinstance(answer, Seats) and answer.seats:
+                self.gathered.kept = answer.seats  # the seats heard are kept; only the rest is asked for
+                self.own("still_missing", prompt, seats=seats(answer.seats),
+                         n=self.script.count(needed(prompt) - len(answer.seats)))
+                return _Pending(None)
             line = self.session.refusal_line(prompt, refusal)
             if names_secret(refusal) and not self.secret_now(prompt):
                 self.refused_in_secret = True  # a lover's ballot: the table must not hear it asked again
             self.say(line, prompt)
-            return _Pending(pending)
-        if self._reads_back(heard, answer, prompt) or (pending is not None and heard.source in SPOKEN):
+            return self._missed(prompt, pending) if heard.source in SPOKEN else _Pending(pending)
+        self.gathered.kept = ()
+        rival = self._rival(heard, answer, prompt) if chosen is None else None
+        if rival is not None:  # two readings one seat apart: "是一号还是七号？", the ear listens for those two
+            self.gathered.open_choice(answer, rival)
+            a, b = one_seat_apart(answer, rival) or (0, 0)
+            self.own("choice", prompt, a=Seat(a), b=Seat(b))
+            return _Pending(None)
+        if self._reads_back(heard, answer, prompt) or (heard.source in SPOKEN and (pending is not None
+                                                                                    or chosen is not None)):
             # while a read-back waits, a new spoken answer is itself read back, never taken
             self.read_back(answer, prompt, heard)
             return _Pending(answer)
         return self._submit(answer, prompt)
+
+    def _rival(self, heard: Heard, answer: Answer, prompt: Prompt) -> Answer | None:
+        """Another reading of the same speech, legal here and one seat away from `answer`, close enough to be a
+        doubt (any, when every spoken seat is doubted): what a choice offers."""
+        if heard.source not in SPOKEN or not heard.alternatives:
+            return None
+        best = heard.alternatives[0][1]
+        for text, score in heard.alternatives[1:]:
+            try:
+                other: Answer = self.read(" ".join(t for t in text.split() if t != UNK), prompt)
+            except (NotUnderstood, Ambiguous):
+                continue
+            if other == answer or one_seat_apart(answer, other) is None:
+                continue
+            if self.session.refusal(prompt, other) is not None:
+                continue
+            if self.cfg.seat_doubt == "always" or best - score < self.cfg.doubt_gap:
+                return other
+        return None
+
+    def _corrected(self, fix: Correction, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
+        """"不是十号，是十一号" / "去掉十号": one seat of the answer waiting (or of the seats kept) changed."""
+        base = pending.seats if isinstance(pending, Seats) else self.gathered.kept
+        changed = corrected(base, fix)
+        if changed is None:
+            self.own("not_in_answer", prompt, seat=Seat(fix.drop or 0))
+            return _Pending(pending)
+        self.gathered.kept = ()
+        if not changed:
+            self.own("dropped", prompt)
+            return _Pending(None)
+        return self._answered(Seats(changed), heard, prompt, None)
+
+    def _missed(self, prompt: Prompt, pending: Answer | None = None) -> Any:
+        """A spoken answer refused, or a 不对: after the second at one question, offer one seat at a time (typed
+        words are never misheard: a seat offered by voice would not help them)."""
+        if self.gathered.offer is None and self.gathered.missed():
+            return self._offer_next(prompt)
+        return _Pending(pending)
+
+    def _offer_next(self, prompt: Prompt) -> Any:
+        seat = self.gathered.next_offer()
+        if seat is None:
+            self.gathered = Gathered(prompt)
+            self.own("dropped", prompt)
+        else:
+            self.own("offer", prompt, seat=Seat(seat), keys=str(seat))
+        return _Pending(None)
+
+    def _offer_answered(self, yes: bool, prompt: Prompt) -> Any:
+        """对 / 不对 to "是七号吗？": the seat is taken (with the seats kept), or the next is offered."""
+        seat = self.gathered.offer
+        assert seat is not None
+        if not yes:
+            self.gathered.declined.add(seat)
+            return self._offer_next(prompt)
+        kept = (*self.gathered.kept, seat)
+        if multi_seat(prompt) and len(kept) < needed(prompt):
+            self.gathered.kept = kept
+            return self._offer_next(prompt)
+        self.gathered = Gathered(prompt)
+        answer = Seats(kept)
+        refusal = self.session.refusal(prompt, answer)
+        if refusal is not None:
+            self.say(self.session.refusal_line(prompt, refusal), prompt)
+            return _Pending(None)
+        return self._submit(answer, prompt)  # each seat was said back and confirmed with 对
 
     def _alternative(self, heard: Heard, prompt: Prompt) -> Answer | None:
         """When the best reading of speech means nothing ("一号 四号 八号 열 是": a word cut in two, a stray

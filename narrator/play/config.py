@@ -17,6 +17,7 @@ read by `play`, `resume` and `doctor`. Command-line options override it.
     read_back = "irreversible"  # always, irreversible (spoken kill, poison, shot, exile, badge, duel, check), doubt
     seat_doubt = "always"    # always: every spoken seat answer is read back; score: the N-best gap decides
     doubt_gap = "3"          # Vosk score units: readings meaning different answers closer than this are a doubt
+    drop_forms = ""          # spoken forms the host's voice does not get through: "一号:하나, 七号:일곱" (calibration)
     judge_name = ""          # the judge's name before a command during speeches ("" = the grammar's: 法官)
 """
 
@@ -78,6 +79,9 @@ class GameCfg:
     N-best gap decides (narrator/listen/doubt.py)."""
     doubt_gap: str = "3"
     """Vosk score units: two readings meaning different answers closer than this are a doubt."""
+    drop_forms: str = ""
+    """Spoken forms the ear leaves out of the grammar pack: "一号:하나, 七号:일곱" (a `say:` pack) or "幺号, 幺"
+    (narrator/listen/grammar.py `Pack.without`); what a calibration of the host's voice writes."""
 
 
 @dataclass

@@ -50,6 +50,8 @@ class Wiring:
     """Whether every spoken seat answer is read back ("always") or the N-best gap decides ("score")."""
     doubt_gap: float = 3.0
     """Vosk score units: readings meaning different answers closer than this are a doubt."""
+    drop_forms: str = ""
+    """Spoken forms the ear leaves out of the pack (the config's game.drop_forms: `Pack.without`)."""
     judge_name: str | None = None
     """The judge's name before a command during speeches (None: the pack's)."""
     cache_dir: Any = None
@@ -85,7 +87,7 @@ class Wiring:
                    pace=pace, model=model, pack=pack, read_back=read_back or config.game.read_back,
                    judge_name=judge_name or config.game.judge_name or None, cache_dir=cache_dir,
                    live_console=live_console, seat_doubt=config.game.seat_doubt,
-                   doubt_gap=float(config.game.doubt_gap))
+                   doubt_gap=float(config.game.doubt_gap), drop_forms=config.game.drop_forms)
 
     def check(self, players: int | None = None) -> None:
         """Every device and input this game needs, before the first line (and before a game is saved): the
@@ -97,7 +99,7 @@ class Wiring:
         if self.read_back not in READ_BACK:
             raise StartProblem(f"--read-back {self.read_back}: choose one of {', '.join(READ_BACK)}")
         try:
-            load_pack(self.pack)
+            load_pack(self.pack).without(self.drop_forms)
         except PackError as exc:
             raise StartProblem(f"--grammar {self.pack}: {exc}") from exc
         if "voice" in self.inputs and self.model is not None:
@@ -146,7 +148,7 @@ class Wiring:
             return self.opened
         try:
             return bootstrap.ear(self.inputs, mic=self.mic, model=self.model_folder(), pack=self.pack,
-                                 judge_name=self.judge_name,
+                                 judge_name=self.judge_name, drop_forms=self.drop_forms,
                                  max_seat=max(players, 12), cache_dir=self.cache_dir, stdin=stdin)
         except ListenError as exc:
             raise StartProblem(str(exc)) from exc
@@ -272,6 +274,7 @@ def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Any, console: C
 
     config = DialogueConfig(pack=wiring.pack, read_back=wiring.read_back,  # type: ignore[arg-type]
                             seat_doubt=wiring.seat_doubt, doubt_gap=wiring.doubt_gap,  # type: ignore[arg-type]
+                            drop_forms=wiring.drop_forms,
                             judge_name=wiring.judge_name)
     live = Live(session, mouth, ear, view=view, config=config, clock=bootstrap.clock(),
                 on_start=None if saved is not None else on_start, writable=writable)

@@ -53,18 +53,21 @@ def test_a_refused_answer_changes_nothing() -> None:
     assert said.public() == [] and said.host()
 
 
-def test_a_doubtful_kill_is_read_back_to_the_host_and_needs_yes() -> None:
+def test_two_readings_of_a_kill_are_a_choice_then_a_read_back_to_the_host() -> None:
+    """七号 or 一号: the judge asks which (the ear then listens for those two seats only), reads the choice
+    back and takes it on 对 — all in the earpiece."""
     session, deal = table()
     auto_until(session, deal, "wolves.kill")
     close = voice(("七号", 100.0), ("一号", 99.0))
-    d, _, said = dialogue(session, [close, lambda: none_yet(), "对"])
+    d, _, said = dialogue(session, [close, lambda: none_yet(), voice(("七号", 100.0)), "对"])
 
     def none_yet() -> None:
         assert session.prompt is not None and session.prompt.kind == "wolves.kill"
+        assert d.gathered.listening().seats == (1, 7)  # the grammar holds the two seats alone
 
     assert isinstance(d.answer(), Accepted)
     assert session.answers[-1] == ("wolves.kill", Seats((7,)))
-    assert said.host() == ["七号，对吗？"] and said.public() == []
+    assert said.host() == ["是七号还是一号？", "七号，对吗？"] and said.public() == []
 
 
 def test_a_reading_that_means_nothing_gives_way_to_the_next_legal_one_read_back() -> None:
@@ -92,8 +95,8 @@ def test_a_reading_that_means_nothing_gives_way_to_the_next_legal_one_read_back(
 def test_no_replaces_a_read_back_and_a_new_answer_replaces_it_too() -> None:
     session, deal = table()
     auto_until(session, deal, "wolves.kill")
-    a = voice(("七号", 100.0), ("一号", 99.0))
-    b = voice(("三号", 100.0), ("八号", 99.5))
+    a = voice(("七号", 100.0))
+    b = voice(("三号", 100.0))
     d, _, said = dialogue(session, [a, "不对", b, "不对，九号"])
     assert isinstance(d.answer(), Accepted)
     assert session.answers[-1] == ("wolves.kill", Seats((9,)))  # typed: never in doubt
@@ -344,7 +347,9 @@ def test_a_seat_again_or_a_stray_word_is_refused_never_dropped() -> None:
     d, _, said = dialogue(session, [voice(("四号 九号 四号", 100.0)), voice(("一号 三号 是", 100.0)),
                                     voice(("九号", 100.0)), "对"])
     assert isinstance(d.answer(), Accepted) and session.answers[-1] == ("wolves.kill", Seats((9,)))
-    assert said.host() == ["四号说了两次，请把座位号重新说一遍。", "座位号后面多了“是”，请只说座位号。", "九号，对吗？"]
+    assert said.host() == ["四号说了两次，请把座位号重新说一遍。", "座位号后面多了“是”，请只说座位号。",
+                           "是四号吗？说对或不对，也可以在键盘上按4和回车。",  # two misses: one seat at a time
+                           "九号，对吗？"]  # he said the seat instead: read back
 
 
 def test_while_a_read_back_waits_a_new_spoken_answer_is_read_back_too() -> None:
