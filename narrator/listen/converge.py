@@ -107,6 +107,18 @@ def seats_in(text: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+def partial(text: str, prompt: Prompt) -> tuple[int, ...]:
+    """The seats of a spoken multi-seat answer that has a word the parser does not know in it ("一号 四号 八号
+    열 是": the model's piece of 十一号): kept when they are fewer than the answer needs and none is said twice
+    (a seat again is a misreading: refused, never kept); () otherwise."""
+    if not multi_seat(prompt):
+        return ()
+    named = [s for s in (_one_seat(t) for t in text.split()) if s is not None]
+    if not named or len(set(named)) < len(named) or len(named) >= needed(prompt):
+        return ()
+    return tuple(named) if all(s in prompt.seats for s in named) else ()
+
+
 def one_seat_apart(a: Answer, b: Answer) -> tuple[int, int] | None:
     """Two seat answers of the same size that differ in exactly one seat: (a's seat, b's seat)."""
     if not (isinstance(a, Seats) and isinstance(b, Seats)) or len(a.seats) != len(b.seats):
@@ -142,9 +154,14 @@ class Gathered:
                     self.heard.append(seat)
 
     def missed(self) -> bool:
-        """Count a miss; True when it is time to offer one seat at a time."""
+        """Count a miss; True when it is time to offer one seat at a time — then the seats kept so far are let
+        go (they were never confirmed; they come first among the seats offered, being heard first): from now
+        on `kept` holds only seats the host confirmed with 对."""
         self.misses += 1
-        return self.offering_allowed() and self.misses >= MISSES_BEFORE_OFFERS
+        if self.offering_allowed() and self.misses >= MISSES_BEFORE_OFFERS:
+            self.kept = ()
+            return True
+        return False
 
     def offering_allowed(self) -> bool:
         return Seats in self.prompt.accepts and bool(self.prompt.seats)

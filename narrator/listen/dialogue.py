@@ -56,6 +56,7 @@ from narrator.listen.converge import (
     multi_seat,
     needed,
     one_seat_apart,
+    partial,
     read_correction,
 )
 from narrator.listen.doubt import (
@@ -183,7 +184,7 @@ class Dialogue:
         reader = getattr(self.session, "read", None)
         return reader(text, prompt) if reader is not None else host_answer(text, prompt)
 
-    def read_back(self, answer: Any, prompt: Prompt, heard: Heard | None = None) -> None:
+    def read_back(self, answer: Any, prompt: Prompt, heard: Heard | None = None, *, again: bool = False) -> None:
         """"七号，对吗？": the answer in the judge's words — never an empty "，对吗？": an answer with no words
         of its own is said as the words heard."""
         if isinstance(answer, Ballots):
@@ -205,7 +206,7 @@ class Dialogue:
         if not self.script.render(Entry("{answer}"), "listening.read_back", answer=value).text.strip():
             value = (heard_words(heard) if heard is not None else "") or self.script.line(
                 "listening", "that_answer").text
-        self.own("read_back", prompt, answer=value)
+        self.own("read_back_again" if again else "read_back", prompt, answer=value)
 
     # ---- listening ------------------------------------------------------------------------------------
 
@@ -335,6 +336,9 @@ class Dialogue:
             if other is not None:  # never taken without 对: it is not what the recogniser heard best
                 self.read_back(other, prompt, heard)
                 return _Pending(other)
+            part = partial(text, prompt) if heard.source in SPOKEN and e.refusal.code == "words.unknown" else ()
+            if part:  # "一号 四号 八号 열 是": the seats heard are kept, the rest asked for
+                return self._answered(Seats(part), heard, prompt, None)
             self.say(self.session.refusal_line(prompt, plain(e.refusal, heard)), prompt)
             return self._missed(prompt, pending) if heard.source in SPOKEN else _Pending(pending)
         return self._answered(answer, heard, prompt, pending)
@@ -364,6 +368,20 @@ class Dialogue:
             self.say(line, prompt)
             return self._missed(prompt, pending) if heard.source in SPOKEN else _Pending(pending)
         self.gathered.kept = ()
+        if heard.source in SPOKEN and pending is not None and answer == pending:
+            # the read-back answered with what it said: a correction misread the same way, or a 对 in other
+            # words — never taken; 对 is asked for, and it is a miss
+            if self.gathered.missed():
+                return self._offer_next(prompt)
+            self.read_back(answer, prompt, heard, again=True)
+            return _Pending(pending)
+        if heard.source in SPOKEN and isinstance(answer, Seats) and len(answer.seats) == 1:
+            if answer.seats[0] in self.gathered.declined:  # the seat he said was not it: the same misreading
+                self.own("not_that", prompt, seat=Seat(answer.seats[0]))
+                return self._missed(prompt, pending)
+            if isinstance(pending, Seats) and len(pending.seats) == 1 and answer != pending:
+                self.gathered.declined.add(pending.seats[0])  # a read-back answered with another seat: a miss
+                self.gathered.misses += 1
         rival = self._rival(heard, answer, prompt) if chosen is None else None
         if rival is not None:  # two readings one seat apart: "是一号还是七号？", the ear listens for those two
             self.gathered.open_choice(answer, rival)

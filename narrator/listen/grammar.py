@@ -205,6 +205,8 @@ def legal_host_words(prompt: Prompt, max_seat: int, pack: Pack) -> list[str]:
     for kind in prompt.accepts:
         words += pack.extra.get(ANSWER_SLUGS.get(kind, ""), ())
     words += pack.extra.get("rules", ())  # 规则 …, at any prompt (Session.explain)
+    if prompt.accepts == {Seats} and prompt.min_seats > 1:  # "不是十号，是十一号", "去掉十号" (listen/converge.py)
+        words += pack.extra.get("repair", ())
     words += pack.control_words()
     return list(dict.fromkeys(words))
 
