@@ -176,6 +176,10 @@ class Gathered:
         self.offer = None
         return None
 
+    def open(self) -> bool:
+        """Something gathered at this question that 撤销 would drop (rather than take back the last answer)."""
+        return bool(self.kept) or self.choice is not None or self.offer is not None
+
     def open_choice(self, a: Answer, b: Answer) -> None:
         self.choice, self.offer, self._narrowed = (a, b), None, None
 

@@ -291,7 +291,7 @@ class Dialogue:
                 self.own("nothing_to_repeat", prompt)
             return _Pending(pending)
         if control == "undo":
-            if pending is not None or self.gathered.kept or self.gathered.offer is not None:
+            if pending is not None or self.gathered.open():
                 self.gathered = Gathered(prompt)  # what this question gathered goes; the question stays
                 self.own("dropped", prompt)
                 return _Pending(None)

@@ -140,3 +140,12 @@ def test_a_seat_may_have_several_spoken_forms_and_a_calibration_drops_some() -> 
     with pytest.raises(PackError, match="last word"):
         load_pack("zh").without("法官")
     assert load_pack("zh").without("") == load_pack("zh")
+
+
+def test_undo_with_a_choice_open_drops_the_choice_not_the_last_answer() -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    n = len(session.answers)
+    d, _, said = dialogue(session, [voice(("一号", 100.0), ("七号", 99.0)), "撤销", "七号"])
+    assert isinstance(d.answer(), Accepted) and len(session.answers) == n + 1
+    assert said.host() == ["是一号还是七号？", "好，请重新回答。"]
