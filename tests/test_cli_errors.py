@@ -156,6 +156,22 @@ def test_an_unwritable_output_is_found_before_any_voice_work(tmp_path: Path) -> 
     assert not cache.exists(), "nothing was rendered"
 
 
+def test_every_minus_o_refuses_a_missing_folder_alike_and_makes_none(tmp_path: Path) -> None:
+    """`render -o`, `demo -o` and `recap -o` into a folder that is not there: the same refusal (a typo in
+    the path makes no folder tree), exit 2, naming the folder."""
+    cache = tmp_path / "cache"
+    for args in (["render", str(GOOD), "--backend", "espeak", "--cache-dir", str(cache)],
+                 ["demo", "--backend", "espeak", "--cache-dir", str(cache)],
+                 ["recap"]):
+        out = tmp_path / "nowhere" / "deeper" / "x.out"
+        result = run(*args, "-o", str(out))
+        assert result.exit_code == 2, (args, result.output)
+        line = one_error_line(result)
+        assert line == f"✗ cannot write {out}: there is no folder {out.parent}; make it first or choose " \
+                       "another file with -o", (args, line)
+        assert not (tmp_path / "nowhere").exists(), args
+
+
 def test_a_cache_folder_that_is_a_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")

@@ -83,17 +83,18 @@ def load_scenario(path: Path) -> Scenario:
         fail(f"invalid scenario {path}: {exc}")
 
 
-def check_writable(*paths: Path, make_folder: bool = True, example: str = "game.wav") -> None:
-    """Each path can be written (its folder made if missing, unless not `make_folder`), or exit 2 naming it
-    in one line: before any work. `example`: the file name suggested when a folder is given."""
+def check_writable(*paths: Path, example: str = "game.wav") -> None:
+    """Each path can be written, or exit 2 naming it in one line: before any work. A folder that is not
+    there is refused, never made (every -o alike: a typo in the path makes no folder tree). `example`: the
+    file name suggested when a folder is given."""
     for path in paths:
         if path.is_dir():
             fail(f"cannot write {path}: it is a folder; give a file name (e.g. -o {path / example})")
-        if not make_folder and not path.parent.is_dir():
-            fail(f"cannot write {path}: there is no folder {path.parent}; choose another file with -o")
+        if not path.parent.is_dir():
+            fail(f"cannot write {path}: there is no folder {path.parent}; make it first or choose another "
+                 "file with -o")
         existed = path.exists()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "ab"):
                 pass
         except OSError as exc:

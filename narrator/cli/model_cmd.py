@@ -96,13 +96,13 @@ def remove(
     name: Annotated[str, typer.Argument(help="The model's folder name.")] = MODEL_NAME,
     dir: DirOpt = None,
 ) -> None:
-    """Delete an installed model. Exit code 1 when it was not installed."""
+    """Delete an installed model. Exit code 2 when it was not installed (not found, like every command)."""
     from narrator.listen.models import model_dirs
     from narrator.listen.models import remove as do_remove
 
     gone = do_remove(name, model_dirs([dir] if dir else []))
     if not gone:
-        raise _fail(f"{name} is not installed (see `narrator model list`)")
+        raise _fail(f"{name} is not installed (see `narrator model list`)", 2)
     for folder in gone:
         typer.echo(f"removed {folder}")
 

@@ -271,7 +271,7 @@ def recap(
     if out is not None:
         from narrator.cli.errors import check_writable
 
-        check_writable(out, make_folder=False, example="recap.html")
+        check_writable(out, example="recap.html")
     try:
         saved = store.find_game(game)
         session = saved.load()

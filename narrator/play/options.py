@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from narrator.engine.roles import Role
-from narrator.engine.rules import Setup, SetupError
+from narrator.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Setup, SetupError
 
 DEFAULT_PRESET = "12人预女猎白"
 _ITEM = re.compile(r"^\s*(?P<name>[^*×xX\s\d]+)\s*(?:[*×xX]\s*(?P<n>\d+))?\s*$")
@@ -69,6 +69,8 @@ def game_setup(preset: str | None = None, players: int | None = None, roles: str
 
     if preset is not None and roles is not None:
         raise SetupError("--preset 和 --roles 只能选一个")
+    if players is not None and not MIN_PLAYERS <= players <= MAX_PLAYERS:  # the range, not 40 presets
+        raise SetupError(f"玩家人数必须在{MIN_PLAYERS}到{MAX_PLAYERS}人之间，现在是{players}人")
     overrides = parse_rules(rules or [])
     if roles is not None:
         setup = make_setup(roles=parse_role_list(roles), rules=overrides)

@@ -42,6 +42,10 @@ RECOVER_WITHIN_S = 24 * 3600.0
 """An unfinished game younger than this (its last answer) is offered at power-on."""
 VOLUME_STEP_DB, VOLUME_RANGE_DB = 3.0, (-30.0, 12.0)
 PACE_STEP, PACE_RANGE = 1.2, (0.4, 2.5)
+MAX_FAILURES = 3
+"""Unexpected errors in a row after which `serve` gives up (exit 70: the unit restarts it)."""
+RESUMED = -1
+"""`Device._turn`: the offered game was taken up or dropped (it is offered no more)."""
 
 
 class LobbyView(View):
@@ -130,28 +134,50 @@ class Device:
     # ---- the lobby ------------------------------------------------------------------------------------
 
     def _serve(self, lobby: Lobby, offered: store.SavedGame | None) -> int:
+        failures = 0
         while True:
-            action = self._ask(lobby)
-            if action is None:
+            try:
+                code = self._turn(lobby, offered)
+                failures = 0
+            except (Quit, InputEnded):
+                raise
+            except Exception:  # no error ends the device: say so and start the lobby again
+                failures += 1
+                log.exception("the lobby failed (%d in a row); back to waiting", failures)
+                if failures >= MAX_FAILURES:
+                    raise
+                lobby.go(Step("idle"), lobby.line("failed"))
                 continue
-            log.info("lobby action: %s", action)
-            if action == "shutdown":
-                self._speak(lobby, [lobby.line("shutdown")])
-                return 0
-            if action in ("louder", "softer", "slower", "faster"):
-                self._setting(action)
-            elif action == "abandon" and offered is not None:
-                offered.abandon()
-                log.info("game %s abandoned", offered.id)
-            elif action == "resume" and offered is not None:
-                code = self._resume(lobby, offered)
+            if code is None:
+                continue
+            if code == RESUMED:
                 offered = None
-                if code:
-                    return code
-            elif action == "play":
-                code = self._new_game(lobby)
-                if code:
-                    return code
+                continue
+            return code
+
+    def _turn(self, lobby: Lobby, offered: store.SavedGame | None) -> int | None:
+        """One lobby answer and what it leads to: None to go on, RESUMED once the offered game was taken up,
+        else the exit code."""
+        action = self._ask(lobby)
+        if action is None:
+            return None
+        log.info("lobby action: %s", action)
+        if action == "shutdown":
+            self._speak(lobby, [lobby.line("shutdown")])
+            return 0
+        if action in ("louder", "softer", "slower", "faster"):
+            self._setting(action)
+        elif action == "abandon" and offered is not None:
+            offered.abandon()
+            log.info("game %s abandoned", offered.id)
+            return RESUMED
+        elif action == "resume" and offered is not None:
+            return self._resume(lobby, offered) or RESUMED
+        elif action in ("resume", "abandon"):  # nothing offered (cannot be: the question is asked for one)
+            lobby.go(Step("idle"))
+        elif action == "play":
+            return self._new_game(lobby) or None
+        return None
 
     def _live(self, lobby: Lobby) -> Live:
         """The game's loop with the lobby in the Session's place: its mouth, its guarded ear, device alerts."""
@@ -219,6 +245,7 @@ class Device:
             taken = store.resume_game(offered.id, self.games_root)
         except store.CannotResume as exc:
             log.warning("game %s cannot be resumed: %s", offered.id, exc)
+            lobby.go(Step("idle"), lobby.line("cannot_resume"))
             return 0
         log.info("game %s resumed", offered.id)
         return self._play(lobby, taken.session, saved=taken.saved)
@@ -233,15 +260,24 @@ class Device:
             mouth = self.wiring.mouth(self.console, session.seed, session.lang)
             outcome = play_on(session, self.wiring, mouth, self._ear, self.console, saved=saved, new=new,
                               started=saved is None)
+        except (Quit, InputEnded):
+            raise
+        except Exception:  # a bug or a fault no one foresaw: the game stays saved as it was, the device goes on
+            log.exception("game failed; it is saved as it stood")
+            outcome = None
         finally:
             session.close()
             self._mouth = self.wiring.mouth(self.console, 0, self.lang)
+        if outcome is None:
+            lobby.go(Step("idle"), lobby.line("game_error"))
+            return 0
         if outcome.code != 0:
             log.info("game stopped (%s)", outcome.reason)
             return outcome.code
         log.info("game ended: %s won (%s)", session.winner.value if session.winner else "nobody",
                  session.termination)
-        lobby.after_game(recap_lines(lobby.script, session))
+        preset = new.preset if new is not None else str(saved.meta().get("preset", "")) if saved else None
+        lobby.after_game(recap_lines(lobby.script, session), preset, session.setup)
         return 0
 
 

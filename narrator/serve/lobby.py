@@ -17,11 +17,12 @@ board (four boards at a time, 更多), ready (the cards to deal, the house rules
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from types import MappingProxyType
 from typing import Any
 
+from narrator.engine.answers import YesNo
 from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
 from narrator.engine.refusals import Refusal
@@ -46,7 +47,7 @@ class Choice:
     what: str
     value: Any = None
     said: Any = ""
-    """What the read-back says (关机, the only choice read back before it is taken)."""
+    """What the read-back says ("关机", "十二个人", "预女猎", "没有警长"): what the lobby understood, never empty."""
     confirm: bool = False
     """Read back and wait for 对 / 确认 before it is taken."""
 
@@ -131,9 +132,33 @@ class Lobby:
         """Power-on: the ready line, then waiting for 开始新游戏."""
         self.go(Step("idle"), self.line("ready"), ask=False)
 
-    def after_game(self, recap: list[Line]) -> None:
+    def after_game(self, recap: list[Line], preset: str | None = None, setup: Setup | None = None) -> None:
+        """The game is over: its recap, then what next. 再来一局 deals the game just played again — its board
+        and rule changes, taken from the game itself (`preset`, `setup`), not from where the lobby stood: a
+        game resumed at power-on was set up before it."""
         self.recap = recap
-        self.go(replace(self.step, kind="after"), *recap)
+        self.go(self.after_step(preset, setup) if setup is not None else replace(self.step, kind="after"), *recap)
+
+    def after_step(self, preset: str | None, setup: Setup) -> Step:
+        """The lobby's "after" question for a game of `preset` set up as `setup`: its board and the rule
+        phrases that make its rules from the board's; without a board when the game is none of the lobby's
+        boards or has rules no phrase says (再来一局 then asks for the board)."""
+        from narrator.presets import make_setup
+
+        board = next((b for b in w.all_boards() if b.preset == preset), None)
+        if board is None or board.players != setup.players:
+            return Step("after", players=setup.players)
+        usual = make_setup(preset=board.preset).rules
+        phrases = {(p.switch, p.value): p for p in w.rule_phrases().values()}
+        rules = []
+        for f in fields(usual):
+            value = getattr(setup.rules, f.name)
+            if value != getattr(usual, f.name):
+                phrase = phrases.get((f.name, value))
+                if phrase is None:
+                    return Step("after", players=setup.players)
+                rules.append(phrase)
+        return Step("after", players=setup.players, board=board, rules=tuple(rules))
 
     def take_action(self) -> str | None:
         action, self.action = self.action, None
@@ -146,7 +171,9 @@ class Lobby:
         if self._prompt is None or self._prompt[0] is not self.step:
             words, keys = self._choices()
             info = {"words": tuple(words), "keys": keys}
-            self._prompt = (self.step, Prompt(f"lobby.{self.step.kind}", frozenset({Choice}), info=info))
+            # 继续吗？ is a yes/no question: 对 / 不对 there are answers, not a read-back's controls
+            accepts = frozenset({Choice, YesNo}) if self.step.kind == "recover" else frozenset({Choice})
+            self._prompt = (self.step, Prompt(f"lobby.{self.step.kind}", accepts, info=info))
         return self._prompt[1]
 
     @property
@@ -169,31 +196,39 @@ class Lobby:
         return self.question()
 
     def read(self, text: str, prompt: Prompt) -> Choice:
-        """The choice the words make at this question; NotUnderstood says what can be said instead."""
+        """The choice the words make at this question; NotUnderstood says what can be said instead. Every
+        choice carries what its read-back says (`Choice.said`): what the lobby understood."""
         step = self.step
         text = self._unnamed(text)
         anytime = w.read_command(text, w.ANYTIME)
         if anytime is not None:
-            return Choice(anytime, said=w.ANYTIME[anytime][0], confirm=anytime == "shutdown")
+            return Choice(anytime, said=self._said(w.ANYTIME[anytime][0]), confirm=anytime == "shutdown")
         slug = w.read_command(text, self._commands())
         if slug is not None:
-            return Choice(slug)
+            return Choice(slug, said=self._command_said(slug))
         if step.kind == "players":
             n = w.read_count(text)
             if n is None or n not in w.counts():  # what it can take: the counts (it has no command to name)
                 raise NotUnderstood(_refuse("no_count", low=w.PLAYER_RANGE[0], high=w.PLAYER_RANGE[1]))
-            return Choice("count", n)
+            return Choice("count", n, said=Pieces(self.line("said.count", n=self.script.number(n)).pieces))
         if step.kind == "board" and step.players is not None:
             board = w.read_board(text, self._boards())
             if board is not None:
-                return Choice("board", board)
+                return Choice("board", board, said=Pieces((self._said(board.said),)))
             raise NotUnderstood(_refuse("no_board", n=step.players, boards=self._page_names()))
         if step.kind == "rules":
             phrase = w.read_rule(text)
             if phrase is not None:
-                return Choice("rule", phrase)
+                return Choice("rule", phrase, said=Pieces((self._rule_text(phrase.key),)))
             raise NotUnderstood(_refuse("no_rule", examples=EXAMPLES))
         raise NotUnderstood(_refuse("say", words=tuple(self._said_commands())))
+
+    def _command_said(self, slug: str) -> Any:
+        """A command's read-back: its own line where the bare word would say too little ("不" → "不继续"),
+        else the word the judge tells the host to say."""
+        if self.script.has("lobby", f"said.{slug}"):
+            return Pieces(self.line(f"said.{slug}").pieces)
+        return self._said(w.COMMANDS[slug][0])
 
     def _unnamed(self, text: str) -> str:
         """The words without the judge's name in front ("法官，开始新游戏" → "开始新游戏"), as the ready line
@@ -273,6 +308,8 @@ class Lobby:
         elif c.what == "rule":
             rules = self._with_rule(c.value)
             self._step(replace(step, rules=rules), self.line("rule.said", rule=self._rule_text(c.value.key)))
+        elif c.what in ("rules_done", "again", "start") and step.board is None:
+            self._to(self._choose_board())  # no board to deal (a game of another board was resumed)
         elif c.what in ("rules_done", "again"):  # 再来一局: the same board and rules, a new deal
             self._to(replace(step, kind="ready"))
         elif c.what == "start":
@@ -282,7 +319,7 @@ class Lobby:
             self.action = "play"
             self.step = replace(step, kind="ready")
         elif c.what == "change_board":
-            self._to(Step("board", players=step.players) if step.players else Step("players"))
+            self._to(self._choose_board())
         elif c.what == "recap_again":
             self._lines += self.recap
             self._lines += self.question()
@@ -290,6 +327,11 @@ class Lobby:
             self._history.clear()
             self.step = Step("idle")
             self._lines += [self.line("ended"), self.line("idle")]
+
+    def _choose_board(self) -> Step:
+        """The board question for the count chosen (a count no board is made for: the count question)."""
+        players = self.step.players
+        return Step("board", players=players) if players in w.counts() else Step("players")
 
     def _to(self, step: Step, *lines: Line) -> None:
         self._step(step, *lines)

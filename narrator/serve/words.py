@@ -37,8 +37,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "change_board": ("换板子", "换个板子"),
     "recap_again": ("再说一遍复盘", "复盘"),
     "end": ("结束", "不玩了"),
-    "go_on": ("继续", "继续吧"),
-    "drop": ("不", "不继续", "不用了"),
+    "go_on": ("继续", "继续吧", "对", "好", "好的", "是", "确认"),  # 继续吗？ is a yes/no question
+    "drop": ("不", "不继续", "不用了", "不要", "不对", "算了"),
 }
 """Command slug → the host's words for it, the first one being what the judge tells the host to say."""
 

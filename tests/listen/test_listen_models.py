@@ -191,7 +191,7 @@ def test_problems_name_the_fix_and_list_remove_say_what_is_there(tmp_path: Path)
     out = runner.invoke(app, ["model", "remove", "--dir", str(tmp_path)])
     assert out.exit_code == 0 and not (tmp_path / MODEL_NAME).exists()  # an incomplete one goes too
     out = runner.invoke(app, ["model", "remove", "--dir", str(tmp_path)])
-    assert out.exit_code == 1 and "is not installed" in out.output
+    assert out.exit_code == 2 and "is not installed" in out.output  # not found: 2, like every other
     out = runner.invoke(app, ["model", "list", "--dir", str(tmp_path)])
     assert out.exit_code == 0 and str(tmp_path) in out.output
 

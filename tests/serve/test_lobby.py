@@ -211,3 +211,48 @@ def test_words_that_are_no_count_at_how_many_players_get_the_counts() -> None:
     refused = said[1]
     assert "请说几个人" in refused and "八" in refused and "十八" in refused, said
     assert lobby.step.kind == "board" and lobby.step.players == 9
+
+
+def test_every_choice_is_read_back_as_what_was_understood() -> None:
+    """With every answer read back (`--read-back always`), each says what the lobby understood — never an empty
+    "，对吗？" (the read-back a host cannot check, answered 不对 for ever)."""
+    lobby = Lobby()
+    lobby.ready()
+    said, _ = talk(lobby, ["开始新游戏", "确认", "十二个", "确认", "更多", "确认", "白狼王守卫", "确认", "改规则",
+                           "确认", "不要警长", "确认", "好了", "确认", "大声点", "确认"], read_back="always")
+    asked = [s for s in said if s.endswith("对吗？")]
+    assert asked == ["开始新游戏，对吗？", "十二个人，对吗？", "更多，对吗？", "白狼王守卫，对吗？", "改规则，对吗？",
+                     "没有警长，对吗？", "好了，对吗？", "大声点，对吗？"]
+    assert lobby.take_action() == "louder"
+
+
+@pytest.mark.parametrize(("words", "action"), [("不", "abandon"), ("不对", "abandon"), ("不要", "abandon"),
+                                               ("继续", "resume"), ("对", "resume"), ("确认", "resume"),
+                                               ("好的", "resume")])
+def test_the_recovery_question_takes_yes_and_no(words: str, action: str) -> None:
+    """继续吗？ is a yes/no question: 不 / 不对 drop the game and 对 / 确认 continue it — at once, not "nothing
+    to confirm"."""
+    lobby = Lobby()
+    lobby.recover("第一夜")
+    said, _ = talk(lobby, [words])
+    assert lobby.take_action() == action, said
+    assert "现在没有要确认的回答。" not in said
+
+
+def test_another_deal_after_a_resumed_game_is_the_games_own() -> None:
+    """After a game the lobby did not set up (resumed at power-on), 再来一局 deals that game's board and rule
+    changes; a game of no board of the lobby's asks for the board."""
+    from narrator.presets import make_setup
+
+    lobby = Lobby()
+    lobby.recover("第一夜")
+    lobby.take_lines()
+    lobby.after_game([], "9人预女猎", make_setup(preset="9人预女猎", rules={"sheriff": False}))
+    talk(lobby, ["再来一局", "开始"])
+    planned = lobby.planned
+    assert lobby.take_action() == "play" and planned is not None and planned.preset == "9人预女猎"
+    assert [r.key for r in planned.rules] == ["sheriff.false"] and not planned.setup.rules.sheriff
+    lobby.after_game([], "自定义", make_setup(roles={"狼人": 3, "村民": 3, "预言家": 1, "女巫": 1, "猎人": 1}))
+    said, _ = talk(lobby, ["好了", "再来一局", "经典", "开始"])
+    assert "九人可以玩：预女猎、标准局、经典。" in said
+    assert lobby.take_action() == "play" and lobby.planned is not None and lobby.planned.preset.startswith("经典")

@@ -41,26 +41,29 @@ def test_every_lobby_phrase_is_one_the_korean_model_can_hear(model: Any) -> None
         Grammar(load_pack("zh"), lambda word: knows(model, word)).phrases_for(prompts[1], 18)
 
 
-@pytest.mark.parametrize(("step", "said", "choice"), [
-    (Step("idle"), "开始新游戏", Choice("new_game")),
-    (Step("players"), "九个", Choice("count", 9)),
-    (Step("players"), "十二个", Choice("count", 12)),
-    (Step("board", players=9), "预女猎", Choice("board", w.boards_for(9)[0])),
-    (Step("board", players=12), "白狼王守卫", Choice("board", w.boards_for(12)[2])),
-    (Step("ready"), "开始", Choice("start")),
-    (Step("rules"), "女巫可以自救", Choice("rule", w.read_rule("女巫可以自救"))),
-    (Step("rules"), "不要警长", Choice("rule", w.read_rule("不要警长"))),
-    (Step("after"), "再来一局", Choice("again")),
-    (Step("after"), "关机", Choice("shutdown", said="关机", confirm=True)),
+@pytest.mark.parametrize(("step", "said", "choice", "read_back"), [
+    (Step("idle"), "开始新游戏", Choice("new_game"), "开始新游戏"),
+    (Step("players"), "九个", Choice("count", 9), "九个人"),
+    (Step("players"), "十二个", Choice("count", 12), "十二个人"),
+    (Step("board", players=9), "预女猎", Choice("board", w.boards_for(9)[0]), "预女猎"),
+    (Step("board", players=12), "白狼王守卫", Choice("board", w.boards_for(12)[2]), "白狼王守卫"),
+    (Step("ready"), "开始", Choice("start"), "开始"),
+    (Step("rules"), "女巫可以自救", Choice("rule", w.read_rule("女巫可以自救")), "女巫可以自救"),
+    (Step("rules"), "不要警长", Choice("rule", w.read_rule("不要警长")), "没有警长"),
+    (Step("after"), "再来一局", Choice("again"), "再来一局"),
+    (Step("after"), "关机", Choice("shutdown", confirm=True), "关机"),
+    (Step("recover"), "不", Choice("drop"), "不继续"),
 ])
 def test_what_the_recogniser_writes_reads_as_the_lobby_choice(model: Any, step: Step, said: str,
-                                                              choice: Choice) -> None:
+                                                              choice: Choice, read_back: str) -> None:
     """The host's words as grammars/ko.yaml says them (its first form, what the room's host says), offered at
-    the question and read back as the choice."""
+    the question, read as the choice, and read back as what was understood ("九个人，对吗？", never "，对吗？")."""
     pack = load_pack("ko")
     grammar = Grammar(pack, lambda word: knows(model, word))
     lobby = Lobby()
     lobby.step = step
     spoken = grammar.spoken(said)[0]
     assert spoken in grammar.phrases_for(lobby.prompt, 18)
-    assert lobby.read(grammar.host_words(spoken), lobby.prompt) == choice
+    got = lobby.read(grammar.host_words(spoken), lobby.prompt)
+    assert (got.what, got.value, got.confirm) == (choice.what, choice.value, choice.confirm)
+    assert lobby.script.line("listening", "read_back", answer=got.said).text == f"{read_back}，对吗？"

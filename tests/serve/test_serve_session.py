@@ -107,3 +107,18 @@ def test_volume_and_pace_are_kept_in_the_config(tmp_path: Path) -> None:
     again.communicate("快一点\n", timeout=60)  # the next power-on starts from what was kept
     voice = tomllib.loads((tmp_path / "config" / "config.toml").read_text(encoding="utf-8"))["voice"]
     assert (voice["volume"], voice["pace"]) == ("3", "1")
+
+
+def test_another_game_after_a_resumed_one(tmp_path: Path) -> None:
+    """再来一局 (and 好了) after a game resumed at power-on: the game's own board and rules are dealt again —
+    the lobby never stood at that board (it was chosen before the power cut), and it once died here."""
+    words = host_script(scenario("014_seer_sees_camp.yaml", SEED)).utterances
+    proc = serve(tmp_path, "--seed", str(SEED))
+    proc.communicate("\n".join(["开始新游戏", "九个", "预女猎", "改规则", "不要警长", "好了", "开始", *words[:2]])
+                     + "\n", timeout=60)
+    assert proc.returncode == 3
+    again = serve(tmp_path, "--seed", str(SEED))
+    out, err = again.communicate("\n".join(["继续", *words[2:], "好了", "再来一局", "开始"]) + "\n", timeout=60)
+    assert again.returncode == 3, err  # the typed input ran out in the next game's first night
+    assert "现在可以说：再来一局、换板子、再说一遍复盘、结束。" in out  # 好了 is no answer after a game
+    assert "lobby: again → ready" in err and "started: 9人预女猎, 9 players, 1 rule changes" in err
