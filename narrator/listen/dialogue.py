@@ -48,14 +48,7 @@ from narrator.judge.lines import Line
 from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
 from narrator.listen.converge import (
-    PARTIAL_CODES,
-    Correction,
     Gathered,
-    corrected,
-    merged,
-    multi_seat,
-    needed,
-    one_seat_apart,
     partial,
     read_correction,
 )
@@ -73,7 +66,8 @@ from narrator.listen.doubt import (
     meaning,
 )
 from narrator.listen.grammar import START, UNK, WAKE_KINDS, load_pack
-from narrator.session import Refused, Session, names_secret
+from narrator.listen.repairs import Pending, Repairs
+from narrator.session import Refused, Session
 from narrator.zh import to_script
 
 __all__ = ["READ_BACK", "SEAT_DOUBT", "Dialogue", "DialogueConfig", "Questions", "doubtful", "host_answer",
@@ -133,7 +127,9 @@ class Questions(Protocol):
     def explain(self, words: str, *, before_start: bool = False) -> Any: ...
 
 
-class Dialogue:
+class Dialogue(Repairs):
+    session: Questions | Session
+
     def __init__(self, session: Questions | Session, ear: Ear, say: Callable[[Line], object],
                  clock: Clock, config: DialogueConfig | None = None) -> None:
         self.session = session
@@ -247,7 +243,7 @@ class Dialogue:
                 continue
             silent_since, reminders = self.clock.now(), 0
             outcome = self._heard(heard, prompt, pending)
-            if isinstance(outcome, _Pending):
+            if isinstance(outcome, Pending):
                 pending = outcome.answer
             elif isinstance(outcome, Accepted):
                 return outcome
@@ -273,7 +269,7 @@ class Dialogue:
         return line
 
     def _heard(self, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
-        """Act on one heard thing: an Accepted to return, a _Pending read-back, or None to go on listening."""
+        """Act on one heard thing: an Accepted to return, a Pending read-back, or None to go on listening."""
         text = heard.text.strip()
         control = self.pack.control(text)
         if self.paused:
@@ -283,32 +279,32 @@ class Dialogue:
             elif control is None and heard.source in ("text", "keypad"):  # typed on purpose: kept, not lost
                 self.held.append(heard)
                 self.own("held", prompt)
-            return _Pending(pending)
+            return Pending(pending)
         if control == "repeat":
             for line in self.last or []:
                 self.say(line, prompt, remember=False)
             if not self.last:
                 self.own("nothing_to_repeat", prompt)
-            return _Pending(pending)
+            return Pending(pending)
         if control == "undo":
             if pending is not None or self.gathered.open():
                 self.gathered = Gathered(prompt)  # what this question gathered goes; the question stays
                 self.own("dropped", prompt)
-                return _Pending(None)
+                return Pending(None)
             return self._undo(prompt)
         if control == "pause":
             self.paused = True
             self.own("paused_named" if prompt.kind in WAKE_KINDS else "paused", prompt,
                      judge=to_script(self.pack.wake[0], self.script.lang))
-            return _Pending(pending)
+            return Pending(pending)
         if control == "resume" and not self._reads(text, prompt):
-            return _Pending(pending)  # 继续 while nothing is paused (the lobby's "继续吗？" takes it as an answer)
+            return Pending(pending)  # 继续 while nothing is paused (the lobby's "继续吗？" takes it as an answer)
         if control in ("confirm", "deny") and pending is None and self.gathered.offer is not None:
             return self._offer_answered(control == "confirm", prompt)
         if control in ("confirm", "deny") and (pending is not None or YesNo not in prompt.accepts):
             if pending is None:
                 self.own("not_pending", prompt)
-                return _Pending(None)
+                return Pending(None)
             if control == "deny":
                 self.gathered.close()
                 if isinstance(pending, Seats) and len(pending.seats) == 1:
@@ -322,7 +318,7 @@ class Dialogue:
             for line in lines:
                 self.say(line, prompt, remember=False)
             self.last = lines
-            return _Pending(pending)
+            return Pending(pending)
         if heard.source in SPOKEN:
             self.gathered.note(heard)
         fix = read_correction(text) if isinstance(pending, Seats) or self.gathered.kept else None
@@ -335,132 +331,13 @@ class Dialogue:
             other = self._alternative(heard, prompt)
             if other is not None:  # never taken without 对: it is not what the recogniser heard best
                 self.read_back(other, prompt, heard)
-                return _Pending(other)
+                return Pending(other)
             part = partial(text, prompt) if heard.source in SPOKEN and e.refusal.code == "words.unknown" else ()
             if part:  # "一号 四号 八号 열 是": the seats heard are kept, the rest asked for
                 return self._answered(Seats(part), heard, prompt, None)
             self.say(self.session.refusal_line(prompt, plain(e.refusal, heard)), prompt)
-            return self._missed(prompt, pending) if heard.source in SPOKEN else _Pending(pending)
+            return self._missed(prompt, pending) if heard.source in SPOKEN else Pending(pending)
         return self._answered(answer, heard, prompt, pending)
-
-    def _answered(self, answer: Answer, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
-        """An answer read from the host's words (or gathered): kept for more seats, a choice, read back, or
-        submitted."""
-        chosen = self.gathered.chosen(answer)
-        if chosen is not None:
-            answer = chosen
-        self.gathered.close()
-        if isinstance(answer, Seats) and multi_seat(prompt) and answer.seats:
-            if isinstance(pending, Seats) and len(answer.seats) < needed(prompt):
-                self.own("which_one", prompt)  # one seat for a whole answer waiting: which does it replace?
-                return _Pending(pending)
-            answer = Seats(merged(self.gathered.kept, answer.seats, needed(prompt)))
-        refusal = self.session.refusal(prompt, answer)
-        if refusal is not None:
-            if refusal.code in PARTIAL_CODES and isinstance(answer, Seats) and answer.seats:
-                self.gathered.kept = answer.seats  # the seats heard are kept; only the rest is asked for
-                self.own("still_missing", prompt, seats=seats(answer.seats),
-                         n=self.script.count(needed(prompt) - len(answer.seats)))
-                return _Pending(None)
-            line = self.session.refusal_line(prompt, refusal)
-            if names_secret(refusal) and not self.secret_now(prompt):
-                self.refused_in_secret = True  # a lover's ballot: the table must not hear it asked again
-            self.say(line, prompt)
-            return self._missed(prompt, pending) if heard.source in SPOKEN else _Pending(pending)
-        self.gathered.kept = ()
-        if heard.source in SPOKEN and pending is not None and answer == pending:
-            # the read-back answered with what it said: a correction misread the same way, or a 对 in other
-            # words — never taken; 对 is asked for, and it is a miss
-            if self.gathered.missed():
-                return self._offer_next(prompt)
-            self.read_back(answer, prompt, heard, again=True)
-            return _Pending(pending)
-        if heard.source in SPOKEN and isinstance(answer, Seats) and len(answer.seats) == 1:
-            if answer.seats[0] in self.gathered.declined:  # the seat he said was not it: the same misreading
-                self.own("not_that", prompt, seat=Seat(answer.seats[0]))
-                return self._missed(prompt, pending)
-            if isinstance(pending, Seats) and len(pending.seats) == 1 and answer != pending:
-                self.gathered.declined.add(pending.seats[0])  # a read-back answered with another seat: a miss
-                self.gathered.misses += 1
-        rival = self._rival(heard, answer, prompt) if chosen is None else None
-        if rival is not None:  # two readings one seat apart: "是一号还是七号？", the ear listens for those two
-            self.gathered.open_choice(answer, rival)
-            a, b = one_seat_apart(answer, rival) or (0, 0)
-            self.own("choice", prompt, a=Seat(a), b=Seat(b))
-            return _Pending(None)
-        if self._reads_back(heard, answer, prompt) or (heard.source in SPOKEN and (pending is not None
-                                                                                    or chosen is not None)):
-            # while a read-back waits, a new spoken answer is itself read back, never taken
-            self.read_back(answer, prompt, heard)
-            return _Pending(answer)
-        return self._submit(answer, prompt)
-
-    def _rival(self, heard: Heard, answer: Answer, prompt: Prompt) -> Answer | None:
-        """Another reading of the same speech, legal here and one seat away from `answer`, close enough to be a
-        doubt (any, when every spoken seat is doubted): what a choice offers."""
-        if heard.source not in SPOKEN or not heard.alternatives:
-            return None
-        best = heard.alternatives[0][1]
-        for text, score in heard.alternatives[1:]:
-            try:
-                other: Answer = self.read(" ".join(t for t in text.split() if t != UNK), prompt)
-            except (NotUnderstood, Ambiguous):
-                continue
-            if other == answer or one_seat_apart(answer, other) is None:
-                continue
-            if self.session.refusal(prompt, other) is not None:
-                continue
-            if self.cfg.seat_doubt == "always" or best - score < self.cfg.doubt_gap:
-                return other
-        return None
-
-    def _corrected(self, fix: Correction, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
-        """"不是十号，是十一号" / "去掉十号": one seat of the answer waiting (or of the seats kept) changed."""
-        base = pending.seats if isinstance(pending, Seats) else self.gathered.kept
-        changed = corrected(base, fix)
-        if changed is None:
-            self.own("not_in_answer", prompt, seat=Seat(fix.drop or 0))
-            return _Pending(pending)
-        self.gathered.kept = ()
-        if not changed:
-            self.own("dropped", prompt)
-            return _Pending(None)
-        return self._answered(Seats(changed), heard, prompt, None)
-
-    def _missed(self, prompt: Prompt, pending: Answer | None = None) -> Any:
-        """A spoken answer refused, or a 不对: after the second at one question, offer one seat at a time (typed
-        words are never misheard: a seat offered by voice would not help them)."""
-        if self.gathered.offer is None and self.gathered.missed():
-            return self._offer_next(prompt)
-        return _Pending(pending)
-
-    def _offer_next(self, prompt: Prompt) -> Any:
-        seat = self.gathered.next_offer()
-        if seat is None:
-            self.gathered = Gathered(prompt)
-            self.own("dropped", prompt)
-        else:
-            self.own("offer", prompt, seat=Seat(seat), keys=str(seat))
-        return _Pending(None)
-
-    def _offer_answered(self, yes: bool, prompt: Prompt) -> Any:
-        """对 / 不对 to "是七号吗？": the seat is taken (with the seats kept), or the next is offered."""
-        seat = self.gathered.offer
-        assert seat is not None
-        if not yes:
-            self.gathered.declined.add(seat)
-            return self._offer_next(prompt)
-        kept = (*self.gathered.kept, seat)
-        if multi_seat(prompt) and len(kept) < needed(prompt):
-            self.gathered.kept = kept
-            return self._offer_next(prompt)
-        self.gathered = Gathered(prompt)
-        answer = Seats(kept)
-        refusal = self.session.refusal(prompt, answer)
-        if refusal is not None:
-            self.say(self.session.refusal_line(prompt, refusal), prompt)
-            return _Pending(None)
-        return self._submit(answer, prompt)  # each seat was said back and confirmed with 对
 
     def _alternative(self, heard: Heard, prompt: Prompt) -> Answer | None:
         """When the best reading of speech means nothing ("一号 四号 八号 열 是": a word cut in two, a stray
@@ -480,8 +357,12 @@ class Dialogue:
                 return answer
         return None
 
+    @property
+    def policy(self) -> Policy:
+        return self.cfg.policy
+
     def _reads_back(self, heard: Heard, answer: Answer, prompt: Prompt) -> bool:
-        return self.cfg.policy.reads_back(heard, answer, prompt, self.pack, self.read)
+        return self.policy.reads_back(heard, answer, prompt, self.pack, self.read)
 
     def _reads(self, text: str, prompt: Prompt) -> bool:
         try:
@@ -503,19 +384,19 @@ class Dialogue:
         if isinstance(result, Accepted):
             return result
         self.say(result.line, prompt)
-        return _Pending(None)
+        return Pending(None)
 
     def _undo(self, prompt: Prompt) -> Any:
         if not self.session.undo():
             self.own("nothing_to_undo", prompt)
-            return _Pending(None)
+            return Pending(None)
         again = self.session.prompt
         self.own("undone", again)
         lines = self.session.take_lines()
         for line in lines:
             self.say(line, again, remember=False)
         self.last = [self._routed(x, again) for x in lines] if again is not None else []
-        return _Pending(None)
+        return Pending(None)
 
 
 def plain(refusal: Refusal, heard: Heard) -> Refusal:
@@ -524,10 +405,3 @@ def plain(refusal: Refusal, heard: Heard) -> Refusal:
     if heard.source in SPOKEN and refusal.code == "words.unknown":
         return refuse("words.not_understood", wanted=refusal.values.get("wanted", ()))
     return refusal
-
-
-@dataclass(frozen=True, slots=True)
-class _Pending:
-    """Keep listening; `answer` is the read-back waiting for 对 (or None)."""
-
-    answer: Answer | None
