@@ -169,6 +169,11 @@ class Dialogue(Repairs):
             self.last = [line]
         self._say(line)
 
+    def refuse(self, line: Line, prompt: Prompt | None) -> None:
+        """Say why an answer was refused. 重复 says it again — unless the session says a refusal is never what
+        重复 repeats (`repeat_refusals = False`: the lobby, where 重复 means the question)."""
+        self.say(line, prompt, remember=getattr(self.session, "repeat_refusals", True))
+
     def own(self, key: str, prompt: Prompt | None, **values: Any) -> None:
         self.say(self.script.line("listening", key, **values), prompt)
 
@@ -335,7 +340,7 @@ class Dialogue(Repairs):
             part = partial(text, prompt) if heard.source in SPOKEN and e.refusal.code == "words.unknown" else ()
             if part:  # "一号 四号 八号 열 是": the seats heard are kept, the rest asked for
                 return self._answered(Seats(part), heard, prompt, None)
-            self.say(self.session.refusal_line(prompt, plain(e.refusal, heard)), prompt)
+            self.refuse(self.session.refusal_line(prompt, plain(e.refusal, heard)), prompt)
             return self._missed(prompt, pending) if heard.source in SPOKEN else Pending(pending)
         return self._answered(answer, heard, prompt, pending)
 
@@ -383,7 +388,7 @@ class Dialogue(Repairs):
         result = self.session.submit(answer)
         if isinstance(result, Accepted):
             return result
-        self.say(result.line, prompt)
+        self.refuse(result.line, prompt)
         return Pending(None)
 
     def _undo(self, prompt: Prompt) -> Any:

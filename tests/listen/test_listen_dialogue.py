@@ -378,3 +378,16 @@ def test_a_read_back_always_says_what_was_heard() -> None:
     d.read_back(Choice("players", 12, said=""), session.prompt, voice(("十二 个 [unk]", 100.0)))
     d.read_back(Choice("players", 12, said=""), session.prompt, voice(("열두", 100.0)))
     assert [x.text for x in said] == ["十二个，对吗？", "刚才的回答，对吗？"]
+
+
+def test_repeat_after_a_refusal_says_it_again_unless_the_session_says_not() -> None:
+    """In a game 重复 after a refusal says the refusal again; a session with `repeat_refusals = False` (the
+    lobby of `narrator serve`) gets its question instead."""
+    for repeat_refusals, again in ((True, "没有十五号"), (False, "狼人刀了谁")):
+        session, deal = table()
+        auto_until(session, deal, "wolves.kill")
+        if not repeat_refusals:
+            session.repeat_refusals = False  # type: ignore[attr-defined]
+        d, _, said = dialogue(session, ["十五号", "重复", "七号"])
+        assert isinstance(d.answer(), Accepted)
+        assert again in said.host()[-1], said.host()
