@@ -3,7 +3,6 @@ output (the real Player on a PulseAudio null sink, marked slow). The Voice's are
 
 from __future__ import annotations
 
-import ast
 import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -13,7 +12,6 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-import narrator
 from narrator import bootstrap
 from narrator.audio import SAMPLE_RATE
 from narrator.clock import Clock, FakeClock, SystemClock
@@ -159,32 +157,6 @@ def test_the_fake_keeps_each_channel_in_order() -> None:
 
 
 # ---- wiring ----------------------------------------------------------------------------------------------
-
-
-def test_the_cli_modules_import_no_cycle() -> None:
-    """Every import among narrator.cli modules, at the top or inside a function, forms no cycle."""
-    root = Path(narrator.__file__).parent / "cli"
-    graph: dict[str, set[str]] = {}
-    for path in root.glob("*.py"):
-        name = f"narrator.cli.{path.stem}"
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        graph[name] = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
-                       and n.module.startswith("narrator.cli.")}
-    seen: dict[str, int] = {}
-
-    def visit(node: str, trail: list[str]) -> None:
-        if seen.get(node) == 1:
-            raise AssertionError(f"import cycle: {' → '.join([*trail, node])}")
-        if seen.get(node) == 2:
-            return
-        seen[node] = 1
-        for nxt in graph.get(node, ()):
-            visit(nxt, [*trail, node])
-        seen[node] = 2
-
-    for node in graph:
-        visit(node, [])
-    assert "narrator.cli.render_cmd" in graph["narrator.cli.game_cmds"]  # the scan sees function-level imports
 
 
 def test_bootstrap_wires_real_adapters() -> None:

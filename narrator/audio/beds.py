@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from narrator.audio import SAMPLE_RATE
-from narrator.voice.pcm import resample  # the one resampler (band-limited polyphase sinc)
+from narrator.audio.resample import resample  # the one resampler (band-limited polyphase sinc)
 
 log = logging.getLogger(__name__)
 

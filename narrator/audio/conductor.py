@@ -77,6 +77,7 @@ from narrator.audio.pacing import (
     load_pacing,
     sub_seed,
 )
+from narrator.audio.timeline import Placed
 
 if TYPE_CHECKING:
     from narrator.audio.mixer import Mixer, Ticket
@@ -89,23 +90,6 @@ SR = SAMPLE_RATE
 _POLL_S = 0.01
 _LATE_S = 3.0
 """s. Live: how long past its planned end a wait still waits for the device to report a line played."""
-
-
-@dataclass(frozen=True, slots=True)
-class Placed:
-    """Where one line went: times in seconds from the conductor's start, on its channel."""
-
-    line: Line
-    start_s: float
-    """s. The line's first sample (its cue, if it has one, else its speech)."""
-    speech_s: float
-    """s. The speech's first sample."""
-    said_s: float
-    """s. Just after the speech's last sample."""
-    end_s: float
-    """s. End of the pause (hold) after it."""
-    phase: str
-    """"pregame", "night3", "day2", …: which table stream the hold was drawn from."""
 
 
 def _f(seconds: float) -> int:

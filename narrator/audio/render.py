@@ -25,7 +25,7 @@ from narrator.audio import SAMPLE_RATE
 from narrator.audio.mixer import Mixer
 
 if TYPE_CHECKING:
-    from narrator.audio.conductor import Placed
+    from narrator.audio.timeline import Placed
 
 _BLOCK = 4800  # frames per pull offline; any size gives the same samples
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import webvtt
 
 if TYPE_CHECKING:
-    from narrator.audio.conductor import Placed
+    from narrator.audio.timeline import Placed
 
 
 def _stamp(seconds: float) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -31,6 +31,39 @@ def doctor(cache_dir: CacheDir = None) -> None:
     typer.echo("✓ ready for a game: narrator play")
 
 
+def devices() -> None:
+    """List what the device can use, by the names `setup`, `--table-device`, `--host-device`, `--mic` and the
+    config take: sound outputs (speakers, earpieces), microphones, and keypads (USB input devices with digit
+    keys; "numeric" ones are what `--keypad auto` takes). Exit 1 when there is no audio system at all."""
+    from narrator.listen import evkeys
+    from narrator.play.devices import DeviceProblem, all_devices
+
+    try:
+        found = all_devices(refresh=False)
+    except DeviceProblem as exc:  # PortAudio missing or no audio system at all
+        typer.echo(f"✗ {exc}", err=True)
+        raise typer.Exit(1) from exc
+    outputs = [d for d in found if d.outputs > 0]
+    mics = [d for d in found if d.inputs > 0]
+    typer.echo("Outputs (the table's speaker, the host's earpiece):")
+    for d in outputs:
+        typer.echo(f"  {d.index:>3}  {d.name}")
+    if not outputs:
+        typer.echo("  none found")
+    typer.echo("Inputs — microphones:")
+    for d in mics:
+        typer.echo(f"  {d.index:>3}  {d.name}")
+    if not mics:
+        typer.echo("  none found")
+    typer.echo("Inputs — keypads:")
+    pads = evkeys.keypads()
+    for pad in pads:
+        typer.echo(f"  {pad.path}  {pad.name}{'  (numeric keypad)' if pad.numeric else ''}")
+    if not pads:
+        typer.echo("  none found" + ("" if evkeys.available() else " (no Linux input layer here: /dev/input, "
+                                     "python evdev)") + "; the terminal's keys work when narrator runs on one")
+
+
 def setup(
     table: Annotated[str | None, typer.Option(help='The table\'s speaker: "default", an index, part of a name, '
                                               'pulse:SINK, or "none" (print the lines).')] = None,
@@ -41,6 +74,10 @@ def setup(
                                               help="Script: zh-Hans (简体; also zh-CN) or zh-Hant (繁體; also zh-TW)."
                                               )] = None,
     input_: Annotated[str | None, typer.Option("--input", help="Default inputs: voice, keypad, text.")] = None,
+    keypad: Annotated[str | None, typer.Option(
+        help='The keypad: "auto" (the terminal when there is one, else the first USB numeric keypad), '
+             '"terminal", or an input device (/dev/input/by-id/…, or part of its name; `narrator devices` '
+             "lists them).")] = None,
     backend: Annotated[Backend | None, typer.Option(help="The judge's voice: edge or espeak.")] = None,
     voice: Annotated[str | None, typer.Option(help="Voice name (\"\" = the backend's default).")] = None,
     model_zip: Annotated[Path | None, typer.Option(help="Install the speech model from this zip.")] = None,
@@ -56,10 +93,10 @@ def setup(
 ) -> None:
     """Prepare this device in one command (safe to run again): install the speech model, build the voice
     cache, pick the table/host/mic devices (test tone, mic level meter), and write the config file."""
+    from narrator.paths import config_path
     from narrator.play import setup as steps
     from narrator.play.config import Config, ConfigError, parse_inputs
     from narrator.play.devices import ROLES, DeviceProblem, all_devices, check_device
-    from narrator.play.paths import config_path
 
     ask = not yes and sys.stdin.isatty()
     failed = 0
@@ -126,6 +163,9 @@ def setup(
                 continue
             setattr(config.audio, key, value)
             break
+    # the keypad (a USB one is read with no terminal: under the service)
+    if "keypad" in config.game.input:
+        failed += not _keypad(config, keypad, ask)
     # 3. echo cancellation (on PulseAudio devices)
     if echo_cancel is not None:
         from narrator.play import echo
@@ -157,6 +197,31 @@ def setup(
     typer.echo("✓ ready: `narrator doctor` checks it, `narrator play` starts a game.")
 
 
+def _keypad(config: Any, given: str | None, ask: bool) -> bool:
+    """Choose and check the keypad; False when the one named cannot be read."""
+    from narrator.listen import evkeys
+
+    value = given if given is not None else config.audio.keypad
+    if ask and given is None:
+        pads = evkeys.keypads()
+        for pad in pads:
+            typer.echo(f"  keypad: {pad.path}  {pad.name}{'  (numeric keypad)' if pad.numeric else ''}")
+        value = typer.prompt("the keypad (auto, terminal, or one above)", default=value, show_default=True)
+    value = value.strip() or "auto"
+    if value == "terminal":
+        typer.echo("✓ keypad: the terminal (not read under the service: it has no terminal)")
+    else:
+        try:
+            typer.echo(f"✓ keypad: {value} → {evkeys.check(value)}")
+        except evkeys.KeypadProblem as exc:
+            if value != "auto":
+                typer.echo(f"✗ {exc}")
+                return False
+            typer.echo(f"⚠ keypad: {exc}; the terminal's keys work meanwhile, a keypad plugged in later is taken")
+    config.audio.keypad = value
+    return True
+
+
 def _test(key: str, value: str) -> None:
     from narrator.play import setup as s
     from narrator.play.devices import DeviceProblem
@@ -176,3 +241,4 @@ def _test(key: str, value: str) -> None:
 def register(app: typer.Typer) -> None:
     app.command()(setup)
     app.command()(doctor)
+    app.command()(devices)

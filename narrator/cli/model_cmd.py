@@ -158,7 +158,7 @@ def measure(
         typer.echo(report.table() + "\n")
         reports.append(report)
     from narrator.listen.measure import save_last
-    from narrator.play.paths import data_dir
+    from narrator.paths import data_dir
 
     save_last(data_dir(), phrases, reports)
 

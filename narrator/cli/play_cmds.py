@@ -155,10 +155,10 @@ def play(
     """Run a live game: the judge says the cards to deal, waits for "开始", then runs every night and day
     to the end, saving each answer before the next line; then prints and saves the recap."""
     from narrator.engine.rules import SetupError
+    from narrator.paths import games_dir
     from narrator.play import store
     from narrator.play.config import Config, ConfigError
     from narrator.play.options import game_setup
-    from narrator.play.paths import games_dir
     from narrator.play.run import NewGame, StartProblem, run_game
     from narrator.session import Session
 

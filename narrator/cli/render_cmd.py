@@ -106,22 +106,5 @@ def render(
     raise typer.Exit(render_to(loaded, speaker, out, host_out, played, echo=False))
 
 
-def devices() -> None:
-    """List the sound outputs `--play` and `--host-device` can name (index or part of the name)."""
-    from narrator.audio.playback import output_devices
-
-    try:
-        found = output_devices()
-    except OSError as exc:  # PortAudio missing or no audio system at all
-        typer.echo(f"✗ no audio system: {exc}", err=True)
-        raise typer.Exit(1) from exc
-    if not found:
-        typer.echo("no output devices found", err=True)
-        raise typer.Exit(1)
-    for index, name in found:
-        typer.echo(f"{index:>3}  {name}")
-
-
 def register(app: typer.Typer) -> None:
     app.command()(render)
-    app.command()(devices)

@@ -9,8 +9,9 @@ from narrator.engine.base import FlowBase, Flowing, GameOver
 from narrator.engine.checks import refuse_wolf_target
 from narrator.engine.dawn import HUNTER_CAUSES, KING_CAUSES
 from narrator.engine.events import Cause, Termination, When
-from narrator.engine.modern_state import land, mech_power, night_immune
+from narrator.engine.modern_state import mech_power, night_immune
 from narrator.engine.roles import Camp, Role
+from narrator.engine.state import land
 from narrator.engine.win import outcome
 
 VILLAGE_KILLS = frozenset({"poison", "shot", "exile"})

@@ -11,10 +11,11 @@ from narrator.engine.answers import Answer, Seats
 from narrator.engine.base import Flowing
 from narrator.engine.cards import SLUG
 from narrator.engine.dawn import Dawn
-from narrator.engine.modern_state import land, lone_wolf, mech_power
+from narrator.engine.modern_state import lone_wolf, mech_power
 from narrator.engine.prompts import Check
 from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import GODS, Camp, Role
+from narrator.engine.state import land
 
 
 class ModernSteps(Dawn):

@@ -1,43 +1,20 @@
 """The modern roles' part of the state fold (docs/rule-book.md), and the questions their rules ask of it.
 
-Kept apart from state.py so the classic fold stays readable; `State.apply` dispatches here too.
+Kept apart from state.py so the classic fold stays readable: the handlers register into the fold at import
+(`state.register`, called below; `narrator/engine/__init__.py` imports this module, so every State has them)
+without the state importing the modern roles.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from narrator.engine import events as ev
 from narrator.engine.roles import LONE_WOLVES, Role
-
-if TYPE_CHECKING:
-    from narrator.engine.state import State
-
+from narrator.engine.state import State, land, register, swap_now
 
 # ---- questions ----------------------------------------------------------------------------------------
-
-
-def swap_now(s: State) -> tuple[int, int] | None:
-    """Tonight's 魔术师 swap, unless the 梦魇 feared the magician (his swap is then void)."""
-    swap = s.tonight.swap
-    if swap is None:
-        return None
-    feared = s.tonight.feared
-    if feared is not None and s.roles.get(feared) is Role.MAGICIAN:
-        return None
-    return swap
-
-
-def land(s: State, seat: int | None) -> int | None:
-    """Where a night action aimed at `seat` lands: the other seat of tonight's swap, else `seat`."""
-    if seat is None or s.tonight.swap is None:
-        return seat
-    swap = swap_now(s)
-    if swap is None:
-        return seat
-    a, b = swap
-    return b if seat == a else a if seat == b else seat
 
 
 def land_all(s: State, *seats: int | None) -> tuple[int | None, ...]:
@@ -210,7 +187,7 @@ HANDLERS: dict[type, Callable[[State, Any], None]] = {
     ev.BloodMoonLingers: _lingers,
 }
 
-# Events the classic fold already handles: these run after the classic handler (see state._modern_handlers).
+# Events the classic fold already handles: these run after the classic handler (see state.register).
 AFTER: dict[type, Callable[[State, Any], None]] = {
     ev.SeerChecked: _seer,
     ev.WitchPoisoned: _witch_poison,
@@ -219,3 +196,5 @@ AFTER: dict[type, Callable[[State, Any], None]] = {
     ev.SelfExploded: _exploded,
     ev.PlayerDied: _died,
 }
+
+register(HANDLERS, AFTER)

@@ -11,12 +11,13 @@ from narrator.engine.answers import Answer, Cards, Seats, TakeCard, YesNo
 from narrator.engine.base import Flowing
 from narrator.engine.checks import lovers_check, refuse_wolf_target
 from narrator.engine.modern import ModernSteps
-from narrator.engine.modern_state import land, lone_wolf, pack_alive
+from narrator.engine.modern_state import lone_wolf, pack_alive
 from narrator.engine.new_moon import NewMoon
 from narrator.engine.prompts import Check, Prompt
 from narrator.engine.refusals import Refusal, refuse
 from narrator.engine.roles import NO_EXPLODE, PACK_IDENTIFIED, WOLF_CARDS, Role
 from narrator.engine.rules import STEP_CARD
+from narrator.engine.state import land
 
 
 class Night(ModernSteps, NewMoon):

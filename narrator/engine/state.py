@@ -9,7 +9,6 @@ from functools import lru_cache
 from typing import Any
 
 from narrator.engine import events as ev
-from narrator.engine.modern_state import AFTER, HANDLERS, land
 from narrator.engine.roles import FOLK, GODS, WOLF_CARDS, Camp, Role
 from narrator.engine.rules import Rules
 
@@ -247,6 +246,30 @@ def _counted(deck: tuple[Role, ...]) -> Counter[Role]:
 
 IDIOT_GOD = (GODS, FOLK)
 IDIOT_FOLK = (GODS - {Role.IDIOT}, FOLK | {Role.IDIOT})
+
+
+# ---- where tonight's actions land (the 魔术师's swap) --------------------------------------------------
+
+def swap_now(s: State) -> tuple[int, int] | None:
+    """Tonight's 魔术师 swap, unless the 梦魇 feared the magician (his swap is then void)."""
+    swap = s.tonight.swap
+    if swap is None:
+        return None
+    feared = s.tonight.feared
+    if feared is not None and s.roles.get(feared) is Role.MAGICIAN:
+        return None
+    return swap
+
+
+def land(s: State, seat: int | None) -> int | None:
+    """Where a night action aimed at `seat` lands: the other seat of tonight's swap, else `seat`."""
+    if seat is None or s.tonight.swap is None:
+        return seat
+    swap = swap_now(s)
+    if swap is None:
+        return seat
+    a, b = swap
+    return b if seat == a else a if seat == b else seat
 
 
 # ---- handlers: one per event type that changes the state ------------------------------------------------
@@ -496,13 +519,15 @@ def recorder(journal: list[ev.Event], state: State) -> Callable[[ev.Event], None
     return record
 
 
-def _modern_handlers() -> None:
-    _HANDLERS.update(HANDLERS)
-    for kind, after in AFTER.items():
-        _HANDLERS[kind] = _chain(_HANDLERS.get(kind), after)
-
-
 Handler = Callable[[State, Any], None]
+
+
+def register(handlers: dict[type, Handler], after: dict[type, Handler]) -> None:
+    """Fold more event types (`handlers`), and run `after` each after the classic handler of its event: how
+    the modern roles (modern_state.py) join the fold without this module importing them."""
+    _HANDLERS.update(handlers)
+    for kind, then in after.items():
+        _HANDLERS[kind] = _chain(_HANDLERS.get(kind), then)
 
 
 def _chain(first: Handler | None, then: Handler) -> Handler:
@@ -512,6 +537,3 @@ def _chain(first: Handler | None, then: Handler) -> Handler:
         then(s, e)
 
     return both
-
-
-_modern_handlers()

@@ -242,8 +242,8 @@ class Script:
 
     def lobby_pieces(self) -> set[str]:
         """What the lobby of `narrator serve` says besides its lines: the board names and the words it tells
-        the host to say (narrator/serve/words.py)."""
-        from narrator.serve.words import COMMANDS, all_boards
+        the host to say (narrator/judge/lobby_words.py)."""
+        from narrator.judge.lobby_words import COMMANDS, all_boards
 
         said = {b.said for b in all_boards()} | {ws[0] for ws in COMMANDS.values()}
         return {to_script(x, self.lang) for x in said}

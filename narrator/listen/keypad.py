@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from narrator.engine.answers import Ballots, Pass, Seats, VoteResult, YesNo
 from narrator.engine.prompts import Prompt
@@ -97,12 +97,18 @@ def _ballots(keys: str) -> str:
 
 
 class KeypadEar(QueueEar):
-    """Reads keys from a byte stream (a terminal in cbreak mode by default) on a thread."""
+    """Reads keys on a thread: from a byte stream, the terminal in cbreak mode (the default), or a USB keypad
+    through the Linux input layer (`device`: "auto", a path or part of a name; narrator/listen/evkeys.py).
+    "auto" is the terminal when there is one, else the first numeric keypad plugged in."""
 
-    def __init__(self, stream: BinaryIO | None = None, raw_terminal: bool = True) -> None:
+    def __init__(self, stream: BinaryIO | None = None, raw_terminal: bool = True, device: str | None = None) -> None:
         super().__init__()
         self.stream = stream
         self.raw_terminal = raw_terminal and stream is None
+        if device in ("", "terminal") or stream is not None or (device == "auto" and sys.stdin.isatty()):
+            device = None
+        self.device = device
+        self.reader: Any = None
         self.buffer = ""
         self.paused = False
         self._pending: list[str] = []
@@ -165,6 +171,16 @@ class KeypadEar(QueueEar):
                     self._line(item)
 
     def _run(self) -> None:
+        if self.device is not None:
+            from narrator.listen import evkeys
+
+            if not evkeys.available():  # no input layer here (no /dev/input, no evdev): no keypad can come
+                evkeys.log.info("keypad: no Linux input layer here (/dev/input, python evdev): no keypad")
+                self._eof()
+                return
+            self.reader = evkeys.KeyReader(self.device, self.key, self.closed)
+            self.reader.run()
+            return
         if self.stream is not None:
             while chunk := self.stream.read(1):
                 self.key(chunk.decode("latin-1"))

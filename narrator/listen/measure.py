@@ -110,7 +110,7 @@ def espeak(text: str, voice: str) -> np.ndarray:
 def night_bed16() -> np.ndarray:
     from narrator.audio import SAMPLE_RATE as BED_RATE
     from narrator.audio.beds import load_sounds
-    from narrator.voice.pcm import resample
+    from narrator.audio.resample import resample
 
     return resample(load_sounds()["night"], BED_RATE, SAMPLE_RATE).astype(np.float32)
 

@@ -33,6 +33,8 @@ class EarOptions:
     """Spoken forms left out of the pack (`Pack.without`: what a calibration found the host's voice does not
     get through; the config's game.drop_forms)."""
     keypad: bool = False
+    keypad_device: str | None = None
+    """Where keys come from: None or "terminal" (the terminal), "auto", or an input device (evkeys.py)."""
     text: bool = False
     vad: str = "silero"
     trailing_s: float = EndpointConfig.trailing_s
@@ -82,7 +84,7 @@ def open_ear(opts: EarOptions) -> First:
             raise ListenError(f"{e} (list devices with `narrator devices`, or answer with --keypad)") from None
         ears.append(mic)
     if opts.keypad:
-        ears.append(KeypadEar())
+        ears.append(KeypadEar(device=opts.keypad_device))
     if opts.text:
         ears.append(TextEar(opts.stdin or sys.stdin))
     if not ears:

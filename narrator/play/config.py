@@ -6,6 +6,7 @@ read by `play`, `resume` and `doctor`. Command-line options override it.
     host = ""                # the host's earpiece ("" = the host's lines go to the console)
     mic = "default"          # the microphone: "default", an index or part of a name
     echo_cancel = ""         # "webrtc": PulseAudio's echo canceller between table and mic (narrator.play.echo)
+    keypad = "auto"          # auto (the terminal, else a USB numeric keypad), terminal, /dev/input/by-id/…, a name
     [voice]
     backend = "edge"         # edge (espeak-ng when offline) or espeak
     name = ""                # "" = the backend's default voice
@@ -19,6 +20,8 @@ read by `play`, `resume` and `doctor`. Command-line options override it.
     doubt_gap = "3"          # Vosk score units: readings meaning different answers closer than this are a doubt
     drop_forms = ""          # spoken forms the host's voice does not get through: "一号:하나, 七号:일곱" (calibration)
     judge_name = ""          # the judge's name before a command during speeches ("" = the grammar's: 法官)
+    [web]
+    listen = "auto"          # narrator serve's recap pages: auto (port 80, else 8080), HOST:PORT, :PORT, off
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from narrator.play.paths import config_path
+from narrator.paths import config_path
 
 INPUTS = ("voice", "keypad", "text")
 LANGS = ("zh-Hans", "zh-Hant")
@@ -48,6 +51,9 @@ class Audio:
     mic: str = "default"
     echo_cancel: str = ""
     """"webrtc" (or "speex"): play and record through PulseAudio's echo canceller; "": none."""
+    keypad: str = "auto"
+    """The keypad: "auto" (the terminal when there is one, else the first USB numeric keypad), "terminal", or
+    an input device's path or part of its name (narrator/listen/evkeys.py)."""
 
 
 @dataclass
@@ -85,10 +91,17 @@ class GameCfg:
 
 
 @dataclass
+class WebCfg:
+    listen: str = "auto"
+    """Where `narrator serve` serves the finished games' recap pages (narrator/serve/web.py): auto, off, ..."""
+
+
+@dataclass
 class Config:
     audio: Audio = field(default_factory=Audio)
     voice: VoiceCfg = field(default_factory=VoiceCfg)
     game: GameCfg = field(default_factory=GameCfg)
+    web: WebCfg = field(default_factory=WebCfg)
     path: Path | None = None
     """Where it was read from (None: defaults, no file)."""
 
@@ -108,7 +121,8 @@ class Config:
     def from_dict(cls, data: dict[str, Any], path: Path | None = None) -> Config:
         where = str(path) if path else "config"
         out = cls(path=path)
-        sections: dict[str, Audio | VoiceCfg | GameCfg] = {"audio": out.audio, "voice": out.voice, "game": out.game}
+        sections: dict[str, Audio | VoiceCfg | GameCfg | WebCfg] = {"audio": out.audio, "voice": out.voice,
+                                                                    "game": out.game, "web": out.web}
         for name, value in data.items():
             if name not in sections:
                 raise ConfigError(f"{where}: unknown section [{name}]; known: {', '.join(sections)}")
@@ -159,7 +173,8 @@ class Config:
                 raise ConfigError(f"{where}: voice.{key} must be a number from {low:g} to {high:g}, not {raw!r}")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"audio": asdict(self.audio), "voice": asdict(self.voice), "game": asdict(self.game)}
+        return {"audio": asdict(self.audio), "voice": asdict(self.voice), "game": asdict(self.game),
+                "web": asdict(self.web)}
 
     def save(self, path: Path | None = None) -> Path:
         """Write atomically (a temporary file, then rename), so a crash never leaves half a config."""

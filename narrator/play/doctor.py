@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from narrator.paths import config_path, data_dir
 from narrator.play.config import Config, ConfigError
 from narrator.play.devices import DeviceProblem, check_device
-from narrator.play.paths import config_path, data_dir
 
 MIN_FREE_BYTES = 200 * 1024 * 1024
 """Free space a game night needs around the data folder (journals are small; the model and cache are not)."""
@@ -44,6 +44,8 @@ def run_checks(config_file: Path | None = None, cache_dir: Path | None = None) -
     yield from check_voice(config, cache_dir)
     yield from check_echo(config, "voice" in inputs)
     yield from check_devices(config, "voice" in inputs)
+    if "keypad" in inputs:
+        yield from check_keypad(config.audio.keypad)
     yield from check_disk()
 
 
@@ -118,6 +120,27 @@ def check_devices(config: Config, mic_needed: bool) -> Iterator[Finding]:
             yield Finding("problem", str(exc), f"narrator setup --{key} DEVICE  (or plug it in)")
         else:
             yield Finding("ok", f"{key}: {spec} → {found}")
+
+
+def check_keypad(spec: str) -> Iterator[Finding]:
+    """The keypad the config names: a USB keypad is read with no terminal (under the service); the terminal
+    is read only when narrator runs on one."""
+    from narrator.listen import evkeys
+
+    if spec in ("", "terminal"):
+        yield Finding("warning", "keypad: the terminal only — under the service (no terminal) no key is read",
+                      "plug in a USB numeric keypad and run `narrator setup --keypad auto`")
+        return
+    try:
+        found = evkeys.check(spec)
+    except evkeys.KeypadProblem as exc:
+        if spec == "auto":  # no USB keypad: the terminal's keys still work when there is one
+            yield Finding("warning", f"keypad: {exc}; keys are read from a terminal only",
+                          "plug in a USB numeric keypad (`narrator devices` lists it)")
+        else:
+            yield Finding("problem", f"keypad: {exc}", "plug it in, or `narrator setup --keypad auto`")
+        return
+    yield Finding("ok", f"keypad: {spec} → {found}")
 
 
 def check_disk() -> Iterator[Finding]:

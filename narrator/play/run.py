@@ -11,13 +11,13 @@ from typing import Any
 
 from rich.console import Console
 
+from narrator.paths import games_dir
 from narrator.play import store
 from narrator.play.config import Config, ConfigError, parse_inputs
 from narrator.play.console import HostConsole, line_printer
 from narrator.play.devices import DeviceProblem, check_device
 from narrator.play.loop import Live, Outcome
 from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
-from narrator.play.paths import games_dir
 from narrator.play.store import SavedGame
 from narrator.session import Session
 from narrator.zh import to_script
@@ -58,6 +58,8 @@ class Wiring:
     live_console: bool | None = None
     opened: Any = None
     """The ear `check(players)` opened (`ear()` gives it), or None."""
+    keypad: str = "auto"
+    """The keypad (config audio.keypad): auto, terminal, or an input device (narrator/listen/evkeys.py)."""
     volume_db: float = 0.0
     """dB on the table's channel (the config's voice.volume, 大声点 / 小声点 in `serve`)."""
     _voices: dict[str, tuple[Any, Any, Any]] = field(default_factory=dict, repr=False)
@@ -86,7 +88,7 @@ class Wiring:
                    backend=backend or config.voice.backend, voice=voice or config.voice.name or None, rate=rate,
                    pace=pace, model=model, pack=pack, read_back=read_back or config.game.read_back,
                    judge_name=judge_name or config.game.judge_name or None, cache_dir=cache_dir,
-                   live_console=live_console, seat_doubt=config.game.seat_doubt,
+                   live_console=live_console, keypad=config.audio.keypad, seat_doubt=config.game.seat_doubt,
                    doubt_gap=float(config.game.doubt_gap), drop_forms=config.game.drop_forms)
 
     def check(self, players: int | None = None) -> None:
@@ -149,7 +151,8 @@ class Wiring:
         try:
             return bootstrap.ear(self.inputs, mic=self.mic, model=self.model_folder(), pack=self.pack,
                                  judge_name=self.judge_name, drop_forms=self.drop_forms,
-                                 max_seat=max(players, 12), cache_dir=self.cache_dir, stdin=stdin)
+                                 max_seat=max(players, 12), cache_dir=self.cache_dir, stdin=stdin,
+                                 keypad=self.keypad)
         except ListenError as exc:
             raise StartProblem(str(exc)) from exc
 

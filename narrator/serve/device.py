@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import random
+import stat
+import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +28,7 @@ from typing import Any
 
 from rich.console import Console
 
+from narrator.judge.script import Pieces
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.play import store
 from narrator.play.config import Config
@@ -34,6 +38,8 @@ from narrator.play.lines import where_pieces
 from narrator.play.loop import Live, View
 from narrator.play.run import NewGame, Wiring, close_when_done, play_on
 from narrator.serve.lobby import Lobby, Step, every_prompt, recap_lines
+from narrator.serve.notify import Watchdog, notify
+from narrator.serve.web import Web, WebError
 from narrator.session import Session
 
 log = logging.getLogger("narrator.serve")
@@ -72,11 +78,13 @@ class Device:
     """s of silence before a lobby question is asked again; as long again, and the lobby goes back to waiting."""
     interrupts: Interrupts = field(default_factory=Interrupts)
     games: int = 0
+    web: Web | None = None
+    """The finished games' recap pages on the local network (None: not served)."""
     _mouth: Any = None
     _ear: Any = None
 
     def run(self) -> int:
-        """Serve until 关机 (0), the input ends (3) or Ctrl-C twice (130)."""
+        """Serve until 关机 (0), the input ends (3), Ctrl-C twice (130) or SIGTERM (143: `systemctl stop`)."""
         started = time.monotonic()
         # The ear (the speech model: the longest step) and the mouth open side by side; the ready line waits
         # for both, since the device must hear the answer to it.
@@ -92,32 +100,53 @@ class Device:
                 close_when_done(ear_job)
                 raise
         lobby = Lobby(self.lang, played=Counter(store.played(self.games_root)), judge_name=self.judge_name)
-        found = store.recoverable(self.games_root, within_s=RECOVER_WITHIN_S)
+        found = store.recoverable(self.games_root, within_s=RECOVER_WITHIN_S) if self.host_channel else None
         if found is not None:
             saved, session = found
             status = session.status()
             assert session.prompt is not None
             lobby.recover(where_pieces(lobby.script, session.prompt, status.night, status.day, status.phase))
             log.info("unfinished game %s offered", saved.id)
-        else:
+        elif self.host_channel:
             lobby.ready()
-        if not self.wiring.host and not self.console.is_terminal:
-            log.warning("no earpiece configured (audio.host): the host's secret lines go to standard output only")
+        else:  # said at every power-on, and again whenever a game is asked for (an unfinished one waits)
+            log.warning("no host channel: no earpiece (audio.host) and standard output goes nowhere; "
+                        "no game can start (fix: narrator setup --host DEVICE)")
+            lobby.go(Step("idle"), lobby.line("ready"), lobby.line("no_host"), ask=False)
         log.info("ready in %.2f s (inputs %s)", time.monotonic() - started, ",".join(self.wiring.inputs))
         self.interrupts.install()
+        notify("READY=1", "STATUS=ready: in the lobby")
+        dog = Watchdog.start_if_asked(threading.main_thread().is_alive)
+        if self.web is not None:
+            self.web.root, self.web.lang = self.games_root, self.lang
+            try:
+                self.web.start()
+            except WebError as exc:
+                log.warning("web: %s", exc)
         try:
             return self._serve(lobby, found[0] if found else None)
-        except Quit:
-            log.info("stopped with Ctrl-C")
-            return 130
+        except Quit as stop:
+            log.info("stopped (%s)", stop.why)
+            return stop.code
         except InputEnded:
             log.info("every input ended")
             return 3
         finally:
+            notify("STOPPING=1")
+            if dog is not None:
+                dog.stop()
+            if self.web is not None:
+                self.web.stop()
             self.interrupts.uninstall()
             if self._mouth is not None:
                 self._mouth.close()
             self._ear.close()
+
+    @property
+    def host_channel(self) -> bool:
+        """The host's secret lines can reach the host: an earpiece, or a console that is not /dev/null (the unit
+        sends standard output nowhere, so the journal never holds a secret)."""
+        return bool(self.wiring.host) or not _writes_nowhere(self.console.file)
 
     @property
     def judge_name(self) -> str:
@@ -171,6 +200,9 @@ class Device:
             offered.abandon()
             log.info("game %s abandoned", offered.id)
             return RESUMED
+        elif action in ("resume", "play") and not self.host_channel:
+            log.info("no game without a host channel (%s refused)", action)
+            lobby.go(Step("idle"), lobby.line("no_host"), ask=False)
         elif action == "resume" and offered is not None:
             return self._resume(lobby, offered) or RESUMED
         elif action in ("resume", "abandon"):  # nothing offered (cannot be: the question is asked for one)
@@ -256,6 +288,7 @@ class Device:
         self.games += 1
         self._mouth.close()
         self._mouth = None
+        notify(f"STATUS=playing a game of {session.setup.players}")
         try:
             mouth = self.wiring.mouth(self.console, session.seed, session.lang)
             outcome = play_on(session, self.wiring, mouth, self._ear, self.console, saved=saved, new=new,
@@ -267,6 +300,7 @@ class Device:
             outcome = None
         finally:
             session.close()
+            notify("STATUS=in the lobby")
             self._mouth = self.wiring.mouth(self.console, 0, self.lang)
         if outcome is None:
             lobby.go(Step("idle"), lobby.line("game_error"))
@@ -276,9 +310,25 @@ class Device:
             return outcome.code
         log.info("game ended: %s won (%s)", session.winner.value if session.winner else "nobody",
                  session.termination)
+        said = recap_lines(lobby.script, session)
+        where = self.web.address if self.web is not None else None
+        if where is not None:  # the page of the game just ended is on it (narrator.play.run.finish wrote it)
+            said.append(lobby.line("web", address=Pieces((where,))))
+            self.console.print(f"🌐 http://{where}/", markup=False)
         preset = new.preset if new is not None else str(saved.meta().get("preset", "")) if saved else None
-        lobby.after_game(recap_lines(lobby.script, session), preset, session.setup)
+        lobby.after_game(said, preset, session.setup)
         return 0
+
+
+def _writes_nowhere(stream: Any) -> bool:
+    """True when `stream` is closed or is /dev/null (a file of the test's, a pipe, a terminal: somewhere)."""
+    try:
+        fd = stream.fileno()
+        st = os.fstat(fd)
+        null = os.stat(os.devnull)
+    except (AttributeError, OSError, ValueError):  # no file descriptor: an in-memory console, written somewhere
+        return bool(getattr(stream, "closed", False))
+    return stat.S_ISCHR(st.st_mode) and st.st_rdev == null.st_rdev
 
 
 def _shown(choice: Any) -> str:

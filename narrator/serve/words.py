@@ -10,6 +10,9 @@
   of `narrator.engine.rules.Rules` and its value, and is read back as the table says it.
 * **Commands** of the lobby (开始新游戏, 更多, 改规则, 再来一局 …) and those heard anywhere in it (大声点 …).
 
+The boards and the commands themselves live on the judge's floor, in `narrator/judge/lobby_words.py` (the
+judge's script pre-renders them); this module reads the host's words against them.
+
 Everything is in simplified script; the host's words are folded to it first (either script may come in).
 """
 
@@ -24,23 +27,11 @@ from typing import Any
 
 from narrator.engine.rules import CLASSIC_NIGHT_ORDER, MAX_PLAYERS, MIN_PLAYERS, MODERN_NIGHT_ORDER, Rules
 from narrator.hostwords.rules_words import RULE_SAYINGS
+from narrator.judge.lobby_words import COMMANDS as COMMANDS
+from narrator.judge.lobby_words import Board as Board
+from narrator.judge.lobby_words import all_boards as all_boards
 from narrator.numbers import chinese_number
 from narrator.zh import to_hans
-
-COMMANDS: dict[str, tuple[str, ...]] = {
-    "new_game": ("开始新游戏", "新游戏", "开新局"),  # and with the name first: Lobby._choices
-    "start": ("开始", "开始吧", "开始游戏"),
-    "more": ("更多", "还有呢", "还有"),
-    "change_rules": ("改规则", "修改规则"),
-    "rules_done": ("好了", "改好了", "就这些"),
-    "again": ("再来一局", "再来"),
-    "change_board": ("换板子", "换个板子"),
-    "recap_again": ("再说一遍复盘", "复盘"),
-    "end": ("结束", "不玩了"),
-    "go_on": ("继续", "继续吧", "对", "好", "好的", "是", "确认"),  # 继续吗？ is a yes/no question
-    "drop": ("不", "不继续", "不用了", "不要", "不对", "算了"),
-}
-"""Command slug → the host's words for it, the first one being what the judge tells the host to say."""
 
 ANYTIME: dict[str, tuple[str, ...]] = {
     "louder": ("大声点", "大声一点"),
@@ -83,38 +74,6 @@ def read_count(words: str) -> int | None:
 
 
 # ---- boards ---------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Board:
-    preset: str
-    """The preset's full name (presets.yaml, `narrator play --preset`)."""
-    players: int
-    said: str
-    """What the judge calls it in a list of boards for this count ("预女猎白", "标准局")."""
-
-    def words(self) -> tuple[str, ...]:
-        """Its short name, its full name, and the full name with the count said ("十二人预女猎白")."""
-        spoken = re.sub(r"\d+", lambda m: chinese_number(int(m[0])), self.preset)
-        return tuple(dict.fromkeys((self.said, self.preset, spoken)))
-
-
-@cache
-def all_boards() -> tuple[Board, ...]:
-    from narrator.presets import preset_names, preset_roles
-
-    out = []
-    for name in preset_names():
-        cards, _ = preset_roles(name)
-        players = sum(cards.values())
-        if "标准局" in name:
-            said = "标准局"
-        elif name.startswith("经典"):
-            said = "经典"
-        else:
-            said = re.sub(r"^\d+人", "", name)
-        out.append(Board(name, players, said))
-    return tuple(out)
-
 
 def boards_for(players: int, played: Counter[str] | None = None) -> list[Board]:
     """The boards for `players`, the most played first (`played`: preset name → games), then as listed."""

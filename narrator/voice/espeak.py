@@ -8,9 +8,10 @@ import subprocess
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+from narrator.audio.resample import resample
 from narrator.voice import espeak_voices
 from narrator.voice.base import Audio, VoiceError, VoiceSettings
-from narrator.voice.pcm import read_wav, resample
+from narrator.voice.pcm import read_wav
 
 DEFAULT_ESPEAK_VOICE = espeak_voices.PREFERRED[0]
 """espeak-ng's Mandarin voice that speaks Mandarin ("cmn" reads it as English-spelled pinyin). Without

@@ -12,7 +12,7 @@ from audio_testkit import SR, rms_db, tone_level, write_wav
 
 from narrator.audio import beds
 from narrator.audio.beds import SOUND_NAMES, builtin, load_sounds, make_loopable
-from narrator.voice.pcm import resample
+from narrator.audio.resample import resample
 
 
 def seam_click(loop: np.ndarray) -> float:

@@ -10,10 +10,11 @@ import pytest
 from audio_testkit import SR, host_tone, tone_level, voiced_burst
 
 from narrator.audio.beds import builtin_sounds
-from narrator.audio.conductor import Conductor, Placed
+from narrator.audio.conductor import Conductor
 from narrator.audio.mixer import Mixer
 from narrator.audio.pacing import load_pacing
 from narrator.audio.render import Tape
+from narrator.audio.timeline import Placed
 from narrator.clock import FakeClock
 from narrator.judge.lines import Line
 

@@ -19,6 +19,7 @@ from narrator.audio import SAMPLE_RATE as OUT_RATE
 from narrator.audio.beds import builtin_sounds
 from narrator.audio.mixer import Mixer
 from narrator.audio.playback import OutputConfig, Player
+from narrator.audio.resample import resample
 from narrator.engine.answers import Seats
 from narrator.engine.prompts import Prompt
 from narrator.judge.lines import Line
@@ -31,7 +32,6 @@ from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad
 from narrator.play.ears import GuardedEar
 from narrator.play.interrupts import Interrupts
 from narrator.play.mouth import DeviceLost
-from narrator.voice.pcm import resample
 
 pytestmark = pytest.mark.slow
 

@@ -29,6 +29,7 @@ from narrator.audio import SAMPLE_RATE as OUT_RATE
 from narrator.audio.beds import builtin_sounds, decode_file
 from narrator.audio.mixer import Mixer
 from narrator.audio.playback import OutputConfig, Player
+from narrator.audio.resample import resample
 from narrator.clock import SystemClock
 from narrator.engine.game import Accepted
 from narrator.engine.roles import Role
@@ -40,7 +41,6 @@ from narrator.listen.recognizer import SAMPLE_RATE
 from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad
 from narrator.presets import make_setup
 from narrator.session import Session
-from narrator.voice.pcm import resample
 
 pytestmark = pytest.mark.slow
 

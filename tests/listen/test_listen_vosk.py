@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from narrator.audio import SAMPLE_RATE as OUT_RATE
+from narrator.audio.resample import resample
 from narrator.engine.answers import Pass, Seats, SelfExplode, YesNo
 from narrator.engine.prompts import Prompt
 from narrator.listen.dialogue import doubtful, meaning
@@ -22,7 +23,6 @@ from narrator.listen.recognizer import SAMPLE_RATE, Recognizer, knows, load_mode
 from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad, make_vad
 from narrator.listen.voice import VoiceEar
 from narrator.listen.wavfile import FileEar
-from narrator.voice.pcm import resample
 
 from .listenkit import judge_played
 

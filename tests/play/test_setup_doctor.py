@@ -32,10 +32,12 @@ def config(home: Path) -> dict[str, object]:
 def test_setup_writes_the_config_and_is_safe_to_run_again(home: Path) -> None:
     code, out = invoke("setup", *QUIET, "--no-test", "--table", "none", "--input", "text", "--backend", "espeak")
     assert code == 0, out
-    assert config(home) == {"audio": {"table": "none", "host": "", "mic": "default", "echo_cancel": ""},
+    assert config(home) == {"audio": {"table": "none", "host": "", "mic": "default", "echo_cancel": "",
+                                      "keypad": "auto"},
                             "voice": {"backend": "espeak", "name": "", "volume": "0", "pace": "1"},
                             "game": {"lang": "zh-Hans", "input": "text", "read_back": "irreversible", "judge_name": "",
-                                     "seat_doubt": "always", "doubt_gap": "3", "drop_forms": ""}}
+                                     "seat_doubt": "always", "doubt_gap": "3", "drop_forms": ""},
+                            "web": {"listen": "auto"}}
     code, out = invoke("setup", *QUIET, "--no-test", "--lang", "zh-Hant")
     assert code == 0, out
     again = config(home)
@@ -79,7 +81,8 @@ def test_setup_plays_a_test_tone_on_each_chosen_speaker(pulse: object, home: Pat
     finally:
         heard_room, heard_host = room.stop(), host.stop()
     assert code == 0, out
-    assert config(home)["audio"] == {"table": "pulse:room", "host": "pulse:host", "mic": "default", "echo_cancel": ""}
+    assert config(home)["audio"] == {"table": "pulse:room", "host": "pulse:host", "mic": "default", "echo_cancel": "",
+                                     "keypad": "auto"}
     for heard in (heard_room, heard_host):
         assert tone_level(heard, 880.0) > 0.1, tone_level(heard, 880.0)  # the tone is 0.3 full scale
     assert np.abs(heard_room).max() > 0.05

@@ -17,9 +17,9 @@ from narrator.audio import SAMPLE_RATE
 from narrator.audio.beds import builtin_sounds, decode_file
 from narrator.audio.mixer import Mixer
 from narrator.audio.playback import OutputConfig, Player
+from narrator.audio.resample import resample
 from narrator.cli.main import app
 from narrator.play import echo
-from narrator.voice.pcm import resample
 
 pytestmark = pytest.mark.slow
 

@@ -90,7 +90,7 @@ def a_game(run: GameRun, ears: Listening, done: threading.Event, script: Scripte
 def serve(room: Room, tmp: Path, scenario: Scenario, host: Callable[[GameRun, Listening, threading.Event], None],
           *args: str) -> GameRun:
     run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), tmp / "data")
-    return live(run, room, tmp, ["serve", *args], pace=0.1, host=host, timeout_s=900)
+    return live(run, room, tmp, ["serve", "--no-web", *args], pace=0.1, host=host, timeout_s=900)
 
 
 def ended(run: GameRun, code: int) -> None:

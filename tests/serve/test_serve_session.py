@@ -18,7 +18,7 @@ from narrator.play.store import all_games
 from narrator.sim.scenario import Scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
-TEXT = ["--input", "text", "--table-device", "none"]
+TEXT = ["--input", "text", "--table-device", "none", "--no-web"]
 SEED = 4242
 
 

@@ -9,8 +9,9 @@ import pytest
 from voice_testkit import mp3_of
 
 from narrator.audio import SAMPLE_RATE
+from narrator.audio.resample import resample
 from narrator.voice.base import Audio, VoiceError
-from narrator.voice.pcm import decode_mp3, decode_mp3s, duration_ms, read_wav, resample, silence, trim
+from narrator.voice.pcm import decode_mp3, decode_mp3s, duration_ms, read_wav, silence, trim
 
 
 def sine(freq_hz: float, rate_hz: int, seconds: float) -> Audio:
