@@ -48,7 +48,7 @@ from narrator.judge.narrate import Judge
 from narrator.judge.rules_talk import rules_lines
 from narrator.judge.script import LANGS, Script
 
-__all__ = ["Accepted", "Refused", "Session", "Status", "Submitted"]
+__all__ = ["Accepted", "Place", "Refused", "Session", "Status", "Submitted"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +88,19 @@ class Status:
     """The kind of the prompt now (None once over)."""
     winner: Camp | None
     termination: ev.Termination | None
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where the game stands as the host's questions go: the question the host was last asked (or is asked
+    next, before any was), with the night and day the table's lines had reached then. Not the engine's state,
+    which runs ahead of the table while lines are still to be said (a resumed game, a 过 owed): a stop in the
+    night's last step is "第一夜", even when the game has decided the dawn already."""
+
+    night: int
+    day: int
+    phase: Literal["night", "day", "over"]
+    prompt: Prompt | None
 
 
 _Group = tuple[ev.Event | Prompt, tuple[Line, ...]]
@@ -141,6 +154,9 @@ class Session:
         self._held: list[_Group] = []  # lines taken from the game, said after the acknowledgement
         self._wait: list[int] | None = None  # the last table line's words, and how many were asked since
         self._again: Prompt | None = None  # a prompt asked again after 撤销: its words were counted already
+        self._nd: tuple[int, int] | None = None  # night and day as the lines taken so far said (None: none taken)
+        self._place: Prompt | None = None  # the last question taken (None: none yet)
+        self._nd_pending: tuple[int, int] | None = None  # a night fallen or a day broken, not heard yet
 
     @classmethod
     def resume(cls, store: JournalStore) -> Session:
@@ -176,6 +192,7 @@ class Session:
         self._follow_heard(game, len(game.answers), True, asked)
         self._shadow = State.fold(game.journal)
         self._seen = len(game.journal)
+        self._nd = (self._shadow.night, self._shadow.day)
 
     def _replay_unheard(self, game: Game, n: int, question_heard: bool, asked: list[tuple[int, Prompt]]) -> None:
         """Continue from `game` as if the table had heard every line up to the question for answer `n`
@@ -185,6 +202,9 @@ class Session:
         self._follow_heard(game, n, question_heard, asked)
         self._seen = _asked_at(game, asked, n)[0] if n >= 0 else 0
         self._shadow = State.fold(game.journal[: self._seen])
+        self._nd = (self._shadow.night, self._shadow.day)
+        if n >= 0 and question_heard:  # the host stopped at the question the mark covers
+            self._place = _asked_at(game, asked, n)[1]
         for k in range(max(n, 0), len(game.answers)):
             if not (k == n and question_heard):
                 self._asked.append((k, *asked[k]))
@@ -231,10 +251,41 @@ class Session:
     def take(self) -> list[_Group]:
         """Like take_lines, with what each group of lines says: an event, or a prompt (empty lines dropped)."""
         out = self._take()
-        if not self.acks:
-            return out
-        self._held += out
-        return self._release()
+        if self.acks:
+            self._held += out
+            out = self._release()
+        self._follow_place(out)
+        return out
+
+    def _follow_place(self, out: list[_Group]) -> None:
+        """The night and day the table has reached, and the last question taken, through the groups said. A
+        NightFell / DayBroke counts from the next group the table hears or the next game question (a 过
+        asked before "天亮了" is still the night's)."""
+        night, day = self._nd or (0, 0)
+        pending = self._nd_pending or (night, day)
+        for what, lines in out:
+            if isinstance(what, ev.NightFell):
+                pending = what.night, pending[1]
+            elif isinstance(what, ev.DayBroke):
+                pending = pending[0], what.day
+            if (isinstance(what, Prompt) and what is not self._ack) or any(line.to == "all" for line in lines):
+                night, day = pending
+            if isinstance(what, Prompt):
+                self._place = what
+        self._nd = (night, day)
+        self._nd_pending = pending if pending != (night, day) else None
+
+    def place(self) -> Place:
+        """Where the game stands for the host (his console, his earpiece, `narrator games`): the question he
+        was last asked, in the night or day the table had reached then (see `Place`)."""
+        s = self.game.state
+        if self.over:
+            return Place(s.night, s.day, "over", None)
+        prompt = self._place
+        if prompt is None:  # nothing asked yet: the first question to come
+            prompt = self._asked[0][2] if self._asked else self.prompt
+        night, day = self._nd if self._nd is not None else (s.night, s.day)
+        return Place(night, day, "night" if night > day else "day", prompt)
 
     def _release(self) -> list[_Group]:
         """The held groups up to the next acknowledgement due (`acks`): before a table line, when the last
@@ -321,12 +372,11 @@ class Session:
 
     def status(self) -> Status:
         s = self.game.state
-        over = self.over
-        phase: Literal["night", "day", "over"] = "over" if over else "night" if s.night > s.day else "day"
+        place = self.place()
         potions = tuple(p for p, left in (("antidote", s.antidote), ("poison", s.poison)) if left)
-        prompt = self.game.prompt
+        prompt = place.prompt
         return Status(
-            night=s.night, day=s.day, phase=phase, alive=tuple(sorted(s.alive)),
+            night=place.night, day=place.day, phase=place.phase, alive=tuple(sorted(s.alive)),
             dead={seat: cause for seat, (cause, _) in sorted(s.deaths.items())}, sheriff=s.sheriff,
             roles=dict(sorted(s.roles.items())), potions=potions, prompt=None if prompt is None else prompt.kind,
             winner=s.winner, termination=self.termination,
@@ -463,6 +513,8 @@ class Session:
         self._said = False
         self._marked = -1
         self._ack, self._held, self._wait, self._again = None, [], None, None
+        self._place, self._nd = None, (self.game.state.night, self.game.state.day)  # the re-asked question next
+        self._nd_pending = None
         if self._seen > len(self.game.journal):  # lines after the cut were said: the state goes back too
             self._shadow, self._seen = State.fold(self.game.journal), len(self.game.journal)
         if self.acks:  # the host's words owed stand as when the re-asked prompt was first asked, 过s included

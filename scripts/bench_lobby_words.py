@@ -62,6 +62,9 @@ COUNT_SCHEMES = {
     "sino 인": lambda n: f"{SINO[n]} 인",
     "sino 인 게임": lambda n: f"{SINO[n]} 인 게임",
     "모두 N": lambda n: f"모두 {NATIVE[n]}",
+    "N 게임": lambda n: f"{ADNOMINAL[n]} 게임",
+    "N 게임, 구인": lambda n: "구인" if n == 9 else f"{ADNOMINAL[n]} 게임",
+    "N 개, 구인, 열두 게임": lambda n: {9: "구인", 12: "열두 게임"}.get(n, f"{ADNOMINAL[n]} 개"),
 }
 
 
@@ -165,6 +168,7 @@ def main() -> None:
     parser.add_argument("forms", nargs="*", help="try: HOSTWORDS=spoken form (several)")
     parser.add_argument("--alone", action="store_true", help="try: not the other answers at those questions")
     parser.add_argument("--room-only", action="store_true", help="only the room host's voice (ko at 150)")
+    parser.add_argument("--schemes", nargs="*", help="counts: only these schemes (names as listed in COUNT_SCHEMES)")
     args = parser.parse_intermixed_args()
     renders = [("ko", 150)] if args.room_only else [(v, s) for v in VOICES for s in SPEEDS]
     model = load_model(KO_MODEL)
@@ -172,6 +176,8 @@ def main() -> None:
     print(f"{len(renders)} renderings a phrase ({', '.join(f'{v}@{s}' for v, s in renders)})")
     if args.what == "counts":
         for name, scheme in COUNT_SCHEMES.items():
+            if args.schemes and name not in args.schemes:
+                continue
             forms = {} if scheme is None else {f"{chinese_number(n)}个": scheme(n) for n in w.counts()}
             tried = with_forms(pack, forms)
             try:

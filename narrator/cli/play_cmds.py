@@ -244,8 +244,7 @@ def games() -> None:
             table.add_row(saved.id, str(meta.get("started", "")), str(meta.get("preset", "")), f"无法读取：{exc}", "")
             continue
         script = Script(session.lang)
-        s = session.status()
-        where = "已结束" if session.over else where_text(script, session.prompt, s.night, s.day, s.phase)
+        where = "已结束" if session.over else where_text(script, session.place())
         if saved.abandoned and not session.over:
             where = f"已放弃（停在{where}）"
         winner = script.camp(session.winner.value) if session.winner else "—"

@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "rules_done": ("好了", "改好了", "就这些"),
     "again": ("再来一局", "再来"),
     "change_board": ("换板子", "换个板子"),
+    "change_count": ("换人数", "改人数", "人数不对"),
     "recap_again": ("再说一遍复盘", "复盘"),
     "end": ("结束", "不玩了"),
     "go_on": ("继续", "继续吧", "对", "好", "好的", "是", "确认"),  # 继续吗？ is a yes/no question

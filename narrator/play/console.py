@@ -185,10 +185,10 @@ class HostConsole(View):
     def update(self, session: Session) -> None:
         from narrator.play.lines import where_text
 
-        s = self.status = session.status()
+        self.status = session.status()
         self.players = session.setup.players
-        prompt = session.prompt
-        self.doing = where_text(self.script, prompt, s.night, s.day, s.phase) if prompt else self.words["over"]
+        place = session.place()
+        self.doing = where_text(self.script, place) if place.prompt else self.words["over"]
         self._refresh()
 
     def _refresh(self) -> None:

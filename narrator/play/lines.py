@@ -9,6 +9,7 @@ from narrator.engine.rules import Setup
 from narrator.judge.lines import Line
 from narrator.judge.script import Joined, Pieces, Script, Seat
 from narrator.play.options import dealt_cards
+from narrator.session import Place
 
 
 def deal_line(script: Script, setup: Setup) -> Line:
@@ -42,23 +43,31 @@ def doing(script: Script, prompt: Prompt) -> Pieces:
     return Pieces(script.line("play", "doing.other").pieces)
 
 
-def where_line(script: Script, prompt: Prompt, night: int, day: int, phase: str) -> Line:
-    """"继续游戏：第二天白天，正在放逐投票。" """
-    return script.line("play", "resume", where=where_pieces(script, prompt, night, day, phase))
+def resumed_line(script: Script) -> Line:
+    """"继续游戏。" — all the table hears when a stopped game goes on: no phase, no step, no role (which step
+    a game stopped at can be a secret: an exiled hunter's shot, the night's end before its dawn)."""
+    return script.line("play", "resume_table")
 
 
-def where_pieces(script: Script, prompt: Prompt, night: int, day: int, phase: str) -> Pieces:
-    """Where a game stands: "第二天白天，正在放逐投票" (resume, `narrator games`, serve's recovery question)."""
-    key = "where.night" if phase == "night" else "where.day"
-    return Pieces(script.line("play", key, n=script.number(night if phase == "night" else day),
-                              doing=doing(script, prompt)).pieces)
+def where_line(script: Script, place: Place) -> Line:
+    """"继续游戏：第二天白天，正在放逐投票。" — for the host alone (earpiece, console)."""
+    return script.line("play", "resume", where=where_pieces(script, place))
 
 
-def where_text(script: Script, prompt: Prompt | None, night: int, day: int, phase: str) -> str:
-    """Where a saved game stopped, for `narrator games`: "第二天白天，正在放逐投票"."""
-    if prompt is None:
+def where_pieces(script: Script, place: Place) -> Pieces:
+    """Where a game stands (`Session.place`): "第二天白天，正在放逐投票", "第一夜，正在女巫的回合" (the host's
+    resume line, `narrator games`, his panel)."""
+    assert place.prompt is not None
+    key = "where.night" if place.phase == "night" else "where.day"
+    n = place.night if place.phase == "night" else place.day
+    return Pieces(script.line("play", key, n=script.number(n), doing=doing(script, place.prompt)).pieces)
+
+
+def where_text(script: Script, place: Place) -> str:
+    """Where a saved game stopped, for `narrator games` and the panel: "第二天白天，正在放逐投票"."""
+    if place.prompt is None:
         return "—"
-    return "".join(where_pieces(script, prompt, night, day, phase))
+    return "".join(where_pieces(script, place))
 
 
 def message(script: Script, key: str, **values: str) -> Line:

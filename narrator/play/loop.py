@@ -197,11 +197,12 @@ class Live:
                 explained = [explained.line]
             self.speak(explained or [play_lines.message(self.script, "not_started")])
 
-    def say_where(self) -> None:
-        status = self.session.status()
-        prompt = self.session.prompt
-        assert prompt is not None
-        self.speak([play_lines.where_line(self.script, prompt, status.night, status.day, status.phase)])
+    def resumed_lines(self, lines: list[Line]) -> list[Line]:
+        """A stopped game goes on: the table hears only "继续游戏。", then what it had not heard yet (`lines`,
+        up to the question); where the game stands — that question — goes to the host alone (his earpiece,
+        his console)."""
+        where = [play_lines.where_line(self.script, self.session.place())] if not self.session.over else []
+        return [play_lines.resumed_line(self.script), *where, *lines]
 
     def run(self, *, resumed: bool = False, started: bool = False) -> Outcome:
         """Play to the end. `started`: the cards were dealt and "开始" heard already (serve's lobby)."""
@@ -230,10 +231,10 @@ class Live:
             self.wait_for_start(ear, dialogue)
         if not resumed:
             self._saving(self.on_start or (lambda: None))
-        elif self.session.prompt is not None:
-            self.say_where()
         while True:
             lines = self.session.take_lines()
+            if resumed:
+                lines, resumed = self.resumed_lines(lines), False
             self.view.update(self.session)
             self.speak(lines)
             if self.session.over:

@@ -13,6 +13,8 @@ no answer of a game, no card — only what the table heard anyway (the lobby's c
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 import math
 import os
@@ -26,10 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from rich.console import Console
 
+from narrator.journal import write_atomically
 from narrator.judge.script import Pieces
 from narrator.listen.dialogue import Dialogue, DialogueConfig
+from narrator.paths import games_dir
 from narrator.play import store
 from narrator.play.config import Config
 from narrator.play.ears import InputEnded
@@ -50,6 +55,12 @@ VOLUME_STEP_DB, VOLUME_RANGE_DB = 3.0, (-30.0, 12.0)
 PACE_STEP, PACE_RANGE = 1.2, (0.4, 2.5)
 MAX_FAILURES = 3
 """Unexpected errors in a row after which `serve` gives up (exit 70: the unit restarts it)."""
+LISTENING_CUE = "tick"
+"""The cue (narrator/audio/beds.py) played in the earpiece when a lobby question starts listening."""
+LISTENING_MARK = "🎤"
+"""What the host's console shows then (no earpiece)."""
+RECAP_LOOKBACK = 5
+"""Newest games looked at for the last recap at power-on."""
 RESUMED = -1
 """`Device._turn`: the offered game was taken up or dropped (it is offered no more)."""
 
@@ -82,6 +93,8 @@ class Device:
     """The finished games' recap pages on the local network (None: not served)."""
     _mouth: Any = None
     _ear: Any = None
+    _kept: Any = None
+    """The lobby state last written (written again only when it changed)."""
 
     def run(self) -> int:
         """Serve until 关机 (0), the input ends (3), Ctrl-C twice (130) or SIGTERM (143: `systemctl stop`)."""
@@ -100,13 +113,14 @@ class Device:
                 close_when_done(ear_job)
                 raise
         lobby = Lobby(self.lang, played=Counter(store.played(self.games_root)), judge_name=self.judge_name)
+        lobby.recap = self._last_recap(lobby)
         found = store.recoverable(self.games_root, within_s=RECOVER_WITHIN_S) if self.host_channel else None
         if found is not None:
             saved, session = found
-            status = session.status()
-            assert session.prompt is not None
-            lobby.recover(where_pieces(lobby.script, session.prompt, status.night, status.day, status.phase))
+            lobby.recover(where_pieces(lobby.script, session.place()))
             log.info("unfinished game %s offered", saved.id)
+        elif self.host_channel and lobby.restore(self._kept_state()):
+            log.info("lobby taken up at %s", lobby.step.kind)
         elif self.host_channel:
             lobby.ready()
         else:  # said at every power-on, and again whenever a game is asked for (an unfinished one waits)
@@ -176,7 +190,8 @@ class Device:
                 if failures >= MAX_FAILURES:
                     raise
                 lobby.go(Step("idle"), lobby.line("failed"))
-                continue
+                code = None
+            self._keep_state(lobby)
             if code is None:
                 continue
             if code == RESUMED:
@@ -193,6 +208,7 @@ class Device:
         log.info("lobby action: %s", action)
         if action == "shutdown":
             self._speak(lobby, [lobby.line("shutdown")])
+            lobby.go(Step("idle"), ask=False)  # switched off on purpose: the next power-on starts afresh
             return 0
         if action in ("louder", "softer", "slower", "faster"):
             self._setting(action)
@@ -211,6 +227,43 @@ class Device:
             return self._new_game(lobby) or None
         return None
 
+    # ---- what outlives a power cut ---------------------------------------------------------------------
+
+    @property
+    def _state_path(self) -> Path:
+        """The lobby's state, beside the games folder (the data folder's lobby.json)."""
+        return (self.games_root or games_dir()).parent / "lobby.json"
+
+    def _keep_state(self, lobby: Lobby) -> None:
+        state = lobby.state()
+        if state == self._kept:
+            return
+        try:
+            self._state_path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomically(self._state_path, json.dumps(state, ensure_ascii=False).encode("utf-8"))
+            self._kept = state
+        except OSError as exc:  # the lobby goes on; only a power cut would lose where it stood
+            log.warning("cannot keep the lobby's state in %s: %s", self._state_path, exc)
+
+    def _kept_state(self) -> Any:
+        try:
+            return json.loads(self._state_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def _last_recap(self, lobby: Lobby) -> list[Any]:
+        """The spoken recap of the newest game played to its end (上一局复盘 after a restart), looking at the
+        newest few games only (power-on stays quick)."""
+        for saved in list(reversed(store.all_games(self.games_root)))[:RECAP_LOOKBACK]:
+            try:
+                session = saved.load()
+            except Exception:  # a damaged journal: the game list says so; the lobby looks further back
+                log.warning("game %s cannot be read for its recap", saved.id)
+                continue
+            if session.over:
+                return recap_lines(lobby.script, session)
+        return []
+
     def _live(self, lobby: Lobby) -> Live:
         """The game's loop with the lobby in the Session's place: its mouth, its guarded ear, device alerts."""
         return Live(lobby, self._mouth, self._ear, view=LobbyView(self.console),  # type: ignore[arg-type]
@@ -227,6 +280,7 @@ class Device:
         ear.follow(self._mouth.playing)  # deaf to the lobby's own lines, as a game's ear is to the judge's
         asked = lobby.take_lines()
         live.speak(asked)
+        self._listening_cue()
         waiting = lobby.step.kind == "idle"
         # The lobby says every choice back itself and 撤销 takes it back: no read-back for a doubt there.
         config = DialogueConfig(pack=self.wiring.pack, judge_name=self.wiring.judge_name, doubt_everywhere=False,
@@ -243,6 +297,19 @@ class Device:
         taken = lobby.taken
         log.info("lobby: %s%s → %s", taken.what if taken else "?", _shown(taken), lobby.step.kind)
         return lobby.take_action()
+
+    def _listening_cue(self) -> None:
+        """The device listens now: a tick in the host's earpiece, else 🎤 on the host's console — never on the
+        table (the lobby has no night, but a cue there would be one more sound the table learns to read)."""
+        mixer = getattr(getattr(self._mouth, "player", None), "mixer", None)
+        if self.wiring.host and mixer is not None:
+            try:
+                mixer.enqueue(np.zeros(0, np.float32), "host", 0.0, cue=LISTENING_CUE)
+                return
+            except (ValueError, OSError) as exc:  # a sound bank without it: the console's mark instead
+                log.warning("listening cue: %s", exc)
+        with contextlib.suppress(OSError):
+            self.console.print(LISTENING_MARK, markup=False, highlight=False)
 
     def _setting(self, action: str) -> None:
         voice = self.config.voice

@@ -36,6 +36,8 @@ from narrator.zh import to_script
 
 PAGE = 4
 """Boards said at a time."""
+USUAL_PLAYERS = 12
+"""The table whose board 规则 explains before a count is chosen."""
 EXAMPLES = ("witch_self_save.always", "sheriff.false", "sheriff_weight.1.5", "win.city")
 """The rules named when a rule is not understood (`house_rules` keys)."""
 
@@ -124,7 +126,8 @@ class Lobby:
             self._lines += self.question()
 
     def recover(self, where: Any) -> None:
-        """Power-on with an unfinished game: "上一局还没结束：{where}。继续吗？"."""
+        """Power-on with an unfinished game: "上一局还没结束。继续吗？" to the table — where it stopped goes to the
+        host alone ("上一局停在第三天白天，正在猎人开枪。": which step a game stopped at can be a secret)."""
         self._recover_where = where
         self.go(Step("recover"))
 
@@ -160,6 +163,42 @@ class Lobby:
                 rules.append(phrase)
         return Step("after", players=setup.players, board=board, rules=tuple(rules))
 
+    # ---- kept across a power cut ----------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """Where the lobby stands, as plain values (`narrator serve` keeps it on disk after every answer)."""
+        step = self.step
+        return {"kind": step.kind, "players": step.players, "board": step.board.preset if step.board else None,
+                "page": step.page, "rules": [r.key for r in step.rules]}
+
+    def restore(self, state: Any) -> bool:
+        """Power-on after a cut: back at the question the lobby stood at (`state()`), said again with a word
+        that it is taken up ("接着刚才的"); False (the ready line instead) for nothing worth taking up — the
+        waiting question, a recovery question (the game is offered anew), or a state that is no longer
+        valid (a board or rule this version lacks)."""
+        try:
+            kind, players, page = str(state["kind"]), state["players"], int(state["page"])
+            board = None if state["board"] is None else next(b for b in w.all_boards() if b.preset == state["board"])
+            by_key = {p.key: p for p in w.rule_phrases().values()}
+            rules = tuple(by_key[str(k)] for k in state["rules"])
+        except (KeyError, TypeError, ValueError, StopIteration):
+            return False
+        if kind not in ("players", "board", "ready", "rules", "after") or (players is not None and
+                                                                            players not in w.counts()):
+            return False
+        if (kind == "board" and players is None) or (kind in ("ready", "rules") and board is None):
+            return False
+        if board is not None and board.players != players:
+            return False
+        step = Step(kind, players=players, board=board, page=page, rules=rules)
+        self.go(step, self.line("back"), ask=False)
+        try:
+            self._lines += self.question()
+        except (SetupError, ValueError):
+            self.step, self._lines = Step("idle"), []
+            return False
+        return True
+
     def take_action(self) -> str | None:
         action, self.action = self.action, None
         return action
@@ -180,13 +219,42 @@ class Lobby:
     def over(self) -> bool:
         return False
 
+    repeat_refusals = False
+    """重复 says the lobby's last question or answer, never a refusal (the Dialogue asks)."""
+
     def hidden(self, prompt: Prompt | None) -> bool:
         """Nothing the lobby says is secret: the table chooses its game together."""
         return False
 
-    def explain(self, words: str, *, before_start: bool = False) -> None:
-        """规则 … explains a game under way; in the lobby the words are an answer."""
-        return None
+    def explain(self, words: str, *, before_start: bool = False) -> list[Line] | None:
+        """规则 … at any lobby question, as in a game: the rules of the board being chosen (with the changes
+        said so far), else of the count's first board, else of the usual twelve-player board; said to the
+        table (the lobby has no secrets). None when the words are no rules request, or a lobby answer
+        ("改规则")."""
+        from narrator.hostwords.rules_words import rules_request
+        from narrator.judge.rules_talk import rules_lines
+
+        try:
+            self.read(words, self.prompt)
+            return None
+        except NotUnderstood:
+            pass
+        try:
+            topic = rules_request(words)
+        except NotUnderstood as exc:
+            refused = self.script.refusal(exc.refusal)
+            return [Line(refused.text, "all", refused.pieces, refused.key, refused.pause)]
+        if topic is None:
+            return None
+        return rules_lines(self._rules_setup(), topic, self.lang)
+
+    def _rules_setup(self) -> Setup:
+        from narrator.presets import make_setup
+
+        if self.step.board is not None:
+            return self._setup(self.step.rules)
+        boards = w.boards_for(self.step.players or USUAL_PLAYERS)
+        return make_setup(preset=(boards or w.boards_for(USUAL_PLAYERS))[0].preset)
 
     def take_lines(self) -> list[Line]:
         lines, self._lines = self._lines, []
@@ -203,14 +271,17 @@ class Lobby:
         anytime = w.read_command(text, w.ANYTIME)
         if anytime is not None:
             return Choice(anytime, said=self._said(w.ANYTIME[anytime][0]), confirm=anytime == "shutdown")
+        asked = w.read_command(text, w.ASK)
+        if asked is not None:
+            return Choice(asked, said=self._said(w.ASK[asked][0]))
         slug = w.read_command(text, self._commands())
         if slug is not None:
             return Choice(slug, said=self._command_said(slug))
-        if step.kind == "players":
-            n = w.read_count(text)
-            if n is None or n not in w.counts():  # what it can take: the counts (it has no command to name)
-                raise NotUnderstood(_refuse("no_count", low=w.PLAYER_RANGE[0], high=w.PLAYER_RANGE[1]))
+        n = w.read_count(text) if step.kind in ("players", "board") else None
+        if n is not None and n in w.counts():  # at the board question too: 换板子 lets the count change
             return Choice("count", n, said=Pieces(self.line("said.count", n=self.script.number(n)).pieces))
+        if step.kind == "players":  # what it can take: the counts (it has no command to name)
+            raise NotUnderstood(_refuse("no_count", low=w.PLAYER_RANGE[0], high=w.PLAYER_RANGE[1]))
         if step.kind == "board" and step.players is not None:
             board = w.read_board(text, self._boards())
             if board is not None:
@@ -287,6 +358,9 @@ class Lobby:
             if c.what != "shutdown":
                 self._lines.append(self.line(f"setting.{c.what}"))
             return
+        if c.what in w.ASK:
+            self._lines += self._answer(c.what)
+            return
         if c.what == "go_on":
             self.action = "resume"
         elif c.what == "drop" and step.kind == "recover":
@@ -320,6 +394,8 @@ class Lobby:
             self.step = replace(step, kind="ready")
         elif c.what == "change_board":
             self._to(self._choose_board())
+        elif c.what == "change_count":
+            self._to(Step("players"))
         elif c.what == "recap_again":
             self._lines += self.recap
             self._lines += self.question()
@@ -327,6 +403,42 @@ class Lobby:
             self._history.clear()
             self.step = Step("idle")
             self._lines += [self.line("ended"), self.line("idle")]
+
+    def _answer(self, what: str) -> list[Line]:
+        """你能做什么 / 现在在干什么 / 上一局复盘: said, then the question again (help ends in what to say)."""
+        if what == "help":
+            return [self._help(), self.line("help.anytime")]
+        if what == "status":
+            return [*self._status(), *self.question()]
+        return [*(self.recap or [self.line("no_recap")]), *self.question()]
+
+    def _help(self) -> Line:
+        step = self.step
+        if step.kind == "players":
+            return self.line("help.players", low=self.script.number(w.PLAYER_RANGE[0]),
+                             high=self.script.number(w.PLAYER_RANGE[1]))
+        if step.kind == "board":
+            more = (self._said(w.COMMANDS["more"][0]),) if len(self._boards()) > PAGE else ()
+            return self.line("help.board", boards=self._value("boards", (*self._page_names(), *more)))
+        if step.kind == "rules":
+            return self.line("help.rules", examples=self._value("examples", EXAMPLES))
+        return self.line("help", words=self._value("words", tuple(self._said_commands())))
+
+    def _status(self) -> list[Line]:
+        """Where the lobby stands, in what the table chose (no secret: the lobby has none)."""
+        step = self.step
+        if step.kind == "recover":  # the question says it: where the game stopped to the host alone
+            return []
+        if step.kind in ("idle", "players"):
+            return [self.line(f"status.{step.kind}")]
+        n = self.script.number(step.players or 0)
+        if step.board is None:
+            return [self.line("status.after_any" if step.kind == "after" else "status.board", n=n)]
+        out = [self.line("status.after" if step.kind == "after" else "status.ready", n=n,
+                         board=self._said(step.board.said))]
+        if step.rules:
+            out.append(self.line("status.rules", rules=self._value("rule", tuple(r.key for r in step.rules))))
+        return out
 
     def _choose_board(self) -> Step:
         """The board question for the count chosen (a count no board is made for: the count question)."""
@@ -364,7 +476,7 @@ class Lobby:
             "recover": ("go_on", "drop"),
             "idle": ("new_game",),
             "players": (),
-            "board": ("more",),
+            "board": ("more", "change_count"),
             "ready": ("start", "change_rules", "change_board"),
             "rules": ("rules_done", "start"),
             "after": ("again", "change_board", "recap_again", "end"),
@@ -379,7 +491,7 @@ class Lobby:
         words = [word for s in self._commands() for word in w.COMMANDS[s]]
         if kind == "idle":  # "法官，开始新游戏", as the ready line says it
             words.insert(1, w.clean(self.judge_name) + w.COMMANDS["new_game"][0])
-        words += [word for s in w.ANYTIME for word in w.ANYTIME[s]]
+        words += [word for table in (w.ANYTIME, w.ASK) for s in table for word in table[s]]
         keys: dict[str, str] = {}
         if kind == "players":
             for n in w.counts():
@@ -391,6 +503,7 @@ class Lobby:
             page = self._page_names()
             keys = {str(i + 1): said for i, said in enumerate(page)}
             keys[str(len(page) + 1)] = w.COMMANDS["more"][0]
+            keys[str(len(page) + 2)] = w.COMMANDS["change_count"][0]
         elif kind == "rules":
             words += w.spoken_rule_words()
             keys["1"] = w.COMMANDS["rules_done"][0]
@@ -408,7 +521,7 @@ class Lobby:
     def question(self) -> list[Line]:
         step = self.step
         if step.kind == "recover":
-            return [self.line("recover", where=self._recover_where)]
+            return [self.line("recover.where", where=self._recover_where), self.line("recover")]
         if step.kind == "idle":
             return [self.line("idle")]
         if step.kind == "players":

@@ -34,13 +34,21 @@ from narrator.numbers import chinese_number
 from narrator.zh import to_hans
 
 ANYTIME: dict[str, tuple[str, ...]] = {
-    "louder": ("大声点", "大声一点"),
-    "softer": ("小声点", "小声一点"),
-    "slower": ("慢一点", "慢点"),
-    "faster": ("快一点", "快点"),
+    "louder": ("大声点", "大声一点", "声音大一点", "声音大点", "大一点", "大声", "响一点", "听不清"),
+    "softer": ("小声点", "小声一点", "声音小一点", "声音小点", "小一点", "小声", "轻一点", "太吵了"),
+    "slower": ("慢一点", "慢点", "说慢点", "说慢一点", "慢一些", "太快了"),
+    "faster": ("快一点", "快点", "说快点", "说快一点", "快一些", "太慢了"),
     "shutdown": ("关机",),
 }
-"""Heard at every lobby question."""
+"""Heard at every lobby question: settings the device changes, and 关机."""
+
+ASK: dict[str, tuple[str, ...]] = {
+    "help": ("你能做什么", "能做什么", "可以说什么", "怎么用", "帮助"),
+    "status": ("现在在干什么", "现在在做什么", "现在到哪了", "到哪了"),
+    "last_recap": ("上一局复盘", "上局复盘", "上一局怎么样"),
+}
+"""Heard at every lobby question and answered by the lobby itself (what can be said here, where it stands,
+the last game's recap); the question is asked again after it."""
 
 _PUNCT = re.compile(r"[\s，。、！？!?,.；;：:“”\"'‘’]+")
 
@@ -168,7 +176,7 @@ def commands(*slugs: str) -> list[str]:
 def read_command(words: str, slugs: Iterable[str]) -> str | None:
     words = clean(words)
     for slug in slugs:
-        if words in (ANYTIME.get(slug) or COMMANDS[slug]):
+        if words in (ANYTIME.get(slug) or ASK.get(slug) or COMMANDS[slug]):
             return slug
     return None
 

@@ -122,8 +122,9 @@ def test_power_on_the_lobby_and_shutdown_by_voice(room: Room, tmp_path: Path) ->
 @pytest.mark.parametrize("room", [None], indirect=True)
 def test_a_game_cut_off_is_continued_then_dropped_by_voice(room: Room, tmp_path: Path) -> None:
     """The recovery by voice: a 9人预女猎 game cut off in its first night (saved before its first answer, as
-    the lobby's 开始 leaves it) → power-on: 上一局还没结束…继续吗？ → 继续 → the game says where it is and asks
-    its question again → the power is cut (SIGKILL) → power-on → 不 (kept as abandoned) → 关机 → 确认."""
+    the lobby's 开始 leaves it) → power-on: 上一局还没结束…继续吗？ → 继续 → the table hears 继续游戏 (where it
+    is: the earpiece) and its question again → the power is cut (SIGKILL) → power-on → 不 (kept as abandoned) →
+    关机 → 确认."""
     session = Session(make_setup(str(GAME["preset"])), SEED, lang="zh-Hans")
     save_game(session, str(GAME["preset"]), {}, tmp_path / "data" / "games")
     session.close()
@@ -146,7 +147,8 @@ def test_a_game_cut_off_is_continued_then_dropped_by_voice(room: Room, tmp_path:
     last = serve(room, tmp_path, game(SEED), drop_and_shut_down)
     ended(last, 0)
     print(f"continued, cut off, dropped and shut down in {time.monotonic() - started:.0f} s by voice")
-    assert "继续游戏：第一夜" in "".join(line for _, line in run.printed)
+    table = "".join(line for _, line in run.printed)  # the table's lines (the host's go to his earpiece)
+    assert "🔊 继续游戏。" in table and "第一夜" not in table  # where it stopped is the host's (issue 29)
     assert "lobby action: resume" in run.stderr and "lobby action: abandon" in last.stderr
     [kept] = all_games(tmp_path / "data" / "games")
     assert kept.abandoned and not kept.load().over and answers_in(run.data) == []

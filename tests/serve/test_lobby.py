@@ -256,3 +256,80 @@ def test_another_deal_after_a_resumed_game_is_the_games_own() -> None:
     said, _ = talk(lobby, ["好了", "再来一局", "经典", "开始"])
     assert "九人可以玩：预女猎、标准局、经典。" in said
     assert lobby.take_action() == "play" and lobby.planned is not None and lobby.planned.preset.startswith("经典")
+
+
+def test_rules_are_explained_at_every_lobby_question() -> None:
+    """规则 … as in a game, at every question: the board being chosen with the changes said so far (before a
+    board: the count's first board, else the usual twelve); 改规则 is still the lobby's command."""
+    lobby = Lobby()
+    lobby.ready()
+    said, _ = talk(lobby, ["规则 警长", "开始新游戏", "规则", "九个", "规则 女巫", "预女猎", "改规则", "不要警长",
+                           "规则 警长", "规则 飞机", "好了", "开始"])
+    sheriff = [s for s in said if s.startswith("本局规则：") and "警长" in s.split("，")[0]]
+    assert sheriff[0].startswith("本局规则：有警长") and sheriff[-1].startswith("本局规则：没有警长"), said
+    assert "本局规则：女巫不能自救，女巫一晚只能用一瓶药，女巫有一瓶解药和一瓶毒药。" in said  # the nine's board
+    assert any(s.startswith("没听懂要讲哪条规则") for s in said)  # 规则 飞机
+    assert lobby.take_action() == "play" and lobby.planned is not None and not lobby.planned.setup.rules.sheriff
+
+
+def test_repeat_says_the_question_not_the_refusal() -> None:
+    """重复 after a refusal at the deal says the cards again — the last thing the lobby said of its own."""
+    lobby = Lobby()
+    lobby.ready()
+    said, _ = talk(lobby, ["开始新游戏", "十二个", "预女猎白", "乱说", "重复", "关机"])
+    refused = said.index("现在可以说：开始、改规则、换板子。")
+    asked = said[refused - 3:refused]
+    assert asked[1].startswith("本局十二人：") and said[refused + 1:refused + 4] == asked, said
+
+
+def test_a_new_board_may_have_another_count() -> None:
+    """换板子, then "九个" (typed or keyed: counts are not offered to the recogniser at the board question, where
+    their words soaked up the boards') or 换人数: the boards for nine, not "十二人没有这个板子"."""
+    lobby = Lobby()
+    lobby.ready()
+    said, _ = talk(lobby, ["开始新游戏", "十二个", "预女猎白", "换板子", "九个", "预女猎", "开始"])
+    assert "九人可以玩：预女猎、标准局、经典。" in said and "十二人没有这个板子" not in " ".join(said)
+    assert lobby.take_action() == "play" and lobby.planned is not None and lobby.planned.preset == "9人预女猎"
+    said, _ = talk(lobby, ["换板子", "换人数", "十二个", "狼王守卫", "开始"])
+    assert said[:2] == ["九人可以玩：预女猎、标准局、经典。", "几个人玩？"], said
+    assert lobby.take_action() == "play" and lobby.planned is not None and lobby.planned.preset == "12人狼王守卫"
+    assert "九个" not in lobby.prompt.info["words"] and keys_to_words("6", lobby.prompt) in ("", "换人数")
+
+
+@pytest.mark.parametrize(("words", "action"), [("声音大一点", "louder"), ("大一点", "louder"), ("听不清", "louder"),
+                                               ("小一点", "softer"), ("声音小一点", "softer"), ("慢点", "slower"),
+                                               ("说慢一点", "slower"), ("太慢了", "faster"), ("快一些", "faster")])
+def test_louder_and_slower_in_the_words_people_use(words: str, action: str) -> None:
+    lobby = Lobby()
+    lobby.ready()
+    talk(lobby, ["开始新游戏", words])
+    assert lobby.take_action() == action
+
+
+def test_what_can_be_said_where_it_stands_and_the_last_recap() -> None:
+    """你能做什么 names what this question takes and what is heard anywhere; 现在在干什么 says what the table
+    chose (no card: nothing is dealt yet); 上一局复盘 says the last recap (or that there is none)."""
+    lobby = Lobby()
+    lobby.ready()
+    said, _ = talk(lobby, ["你能做什么", "上一局复盘", "开始新游戏", "你能做什么", "十二个", "你能做什么",
+                           "预女猎白", "改规则", "不要警长", "现在在干什么"])
+    assert "现在可以说：开始新游戏。" in said and "还没有玩完过一局，没有复盘。" in said
+    assert any(s.startswith("随时都可以说：重复") for s in said)
+    assert "现在请说几个人玩，八到十八人都可以，比如：十二个。" in said
+    assert "现在请说板子的名字：预女猎白、预女猎守、白狼王守卫、狼王守卫、更多。要换人数请说“换人数”。" in said
+    at = said.index("准备开始：十二人，预女猎白。")
+    assert said[at + 1] == "改过的规则：没有警长。" and said[at + 2].startswith("请说要改的规则")
+    lobby.recap = [lobby.line("ended")]
+    said, _ = talk(lobby, ["上一局复盘"])
+    assert said[0] == "好的，这次就到这里。"
+
+
+def test_where_an_unfinished_game_stopped_is_the_hosts_alone() -> None:
+    """现在在干什么 at the recovery question: the table hears that a game is unfinished, never where it stopped
+    (which step a game stopped at can be a secret)."""
+    lobby = Lobby()
+    lobby.recover("第三天白天，正在猎人开枪")
+    said, _ = talk(lobby, ["现在在干什么", "不"])
+    public = [x for x in said if "猎人" in x]
+    assert public and all(x.startswith("上一局停在") for x in public)
+    assert all(line.to == "host" for line in [lobby.line("recover.where", where="x")])

@@ -67,8 +67,9 @@ def test_two_games_a_power_cut_and_the_recovery(tmp_path: Path) -> None:
     out, err = again.communicate("\n".join(["继续", *second.utterances[night_one:], "结束", "关机", "确认"]) + "\n",
                                  timeout=60)
     assert again.returncode == 0, err
-    assert "上一局还没结束：第一夜，正在女巫的回合。继续吗？" in out
-    assert "继续游戏：第一夜，正在女巫的回合。" in out  # as `narrator resume` says it
+    assert "上一局停在第一夜，正在女巫的回合。" in out and "上一局还没结束。继续吗？" in out  # where: the host's
+    assert "继续游戏：第一夜，正在女巫的回合。" in out  # as `narrator resume` tells the host
+    assert "🔊 继续游戏。" in out and "🔊 上一局停在" not in out and "🔊 继续游戏：" not in out
     assert "关机，对吗？" in out and "法官关机了，再见。" in out
     resumed = second_game.load()
     assert resumed.over and resumed.game.journal == second.game.journal
@@ -122,3 +123,34 @@ def test_another_game_after_a_resumed_one(tmp_path: Path) -> None:
     assert again.returncode == 3, err  # the typed input ran out in the next game's first night
     assert "现在可以说：再来一局、换板子、再说一遍复盘、结束。" in out  # 好了 is no answer after a game
     assert "lobby: again → ready" in err and "started: 9人预女猎, 9 players, 1 rule changes" in err
+
+
+def test_the_lobby_and_the_last_recap_outlive_a_power_cut(tmp_path: Path) -> None:
+    """The power is cut while the table chooses its next game: the next power-on takes the lobby up where it
+    stood (the board chosen, its question again), and 上一局复盘 says the last game's recap; after 关机 the
+    next power-on starts afresh."""
+    first = host_script(scenario("011_wolf_kill_first_wolves_win.yaml", SEED))
+    proc = serve(tmp_path, "--seed", str(SEED))
+    assert proc.stdin is not None
+    proc.stdin.write("\n".join(["开始新游戏", "九个", "预女猎", "开始", *first.utterances, "换板子", "十二个",
+                                "预女猎白", "改规则", "不要警长"]) + "\n")
+    proc.stdin.flush()
+    kept = tmp_path / "data" / "lobby.json"
+    deadline = time.monotonic() + 60
+    while '"rules": ["sheriff.false"]' not in (kept.read_text(encoding="utf-8") if kept.exists() else ""):
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, "the lobby never reached the rule change"
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    again = serve(tmp_path)
+    out, err = again.communicate("\n".join(["上一局复盘", "现在在干什么", "好了", "关机", "确认"]) + "\n", timeout=60)
+    assert again.returncode == 0, err
+    said = [x.removeprefix("🔊 ") for x in out.splitlines() if x.startswith("🔊")]
+    assert said[0] == "法官回来了，接着刚才的。" and said[1].startswith("请说要改的规则")
+    assert said[2].startswith("复盘：狼人阵营胜利。")
+    assert "准备开始：十二人，预女猎白。" in said and "改过的规则：没有警长。" in said
+    assert any(x.startswith("本局十二人：") for x in said)  # 好了: the deal of the board kept
+    third = serve(tmp_path)
+    out, _ = third.communicate("", timeout=60)
+    assert "法官准备好了" in out and "接着刚才的" not in out  # 关机 was asked for: afresh
