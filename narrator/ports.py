@@ -4,8 +4,9 @@
 fake `RecordingOut` keeps every line it was given, per channel, and "plays" it on a Clock: with a
 FakeClock a loop's waits for the table to have heard a line cost no time in tests. The other ports live
 with their kind: the Clock in narrator/clock.py, the journal store in narrator/journal.py, the Voice in
-narrator/voice/base.py, the Ear in narrator/listen/base.py. tests/test_ports.py runs each real adapter and
-its fake through the same contract cases.
+narrator/voice/base.py, the Ear in narrator/listen/base.py, the live loop's Mouth in narrator/play/mouth.py
+and its console's View in narrator/play/loop.py. tests/test_ports.py runs each real adapter and its fake
+through the same contract cases.
 """
 
 from __future__ import annotations

@@ -354,6 +354,11 @@ class Session:
             self._said = True
         return out
 
+    def read(self, text: str, prompt: Prompt) -> Answer:
+        """The answer the host's words say at `prompt` (hostwords; NotUnderstood says why not): the reader the
+        ear's Dialogue uses, as the lobby of `narrator serve` offers its own."""
+        return parse(text, prompt.accepts)
+
     def repeat_lines(self) -> list[Line]:
         """The current prompt's lines once more (重复, or after a refusal); [] once the game is over. Lines
         not yet taken stay for take_lines()."""

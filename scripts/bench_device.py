@@ -8,7 +8,8 @@ The runs use the table's speaker `pulse:room` and espeak-ng from a voice cache b
 set-up), the web server on 127.0.0.1 (`--web-listen 127.0.0.1:0`), and are measured as the unit sees them:
 
 1. **Power-on → ready**: spawn to the READY=1 that `serve` sends systemd (a $NOTIFY_SOCKET of the bench's own),
-   right after its ready line is handed to the speaker.
+   right after its ready line is handed to the speaker; and the CPU time the process used until then (what a
+   quiet core would spend, whatever the machine's load).
 2. **Idle in the lobby**: from READY=1, `--idle-s` seconds waiting for 开始新游戏 with nothing said: CPU time of
    the whole process (every thread: /proc/PID/stat utime + stime) over the wall time, in % of one core, and the
    resident memory at the end (VmRSS) and the cgroup's peak.
@@ -102,9 +103,9 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def ready_and_idle(cmd: list[str], env: dict[str, str], group: Path, cpu: int, idle_s: float) -> tuple[float, float,
-                                                                                                         float]:
-    """(s to READY=1, % of a core idle in the lobby, resident MB after idling)."""
+def ready_and_idle(cmd: list[str], env: dict[str, str], group: Path, cpu: int,
+                   idle_s: float) -> tuple[float, float, float, float]:
+    """(s to READY=1, CPU s to READY=1, % of a core idle in the lobby, resident MB after idling)."""
     with tempfile.TemporaryDirectory() as tmp, socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         where = str(Path(tmp) / "notify")
         sock.bind(where)
@@ -115,14 +116,14 @@ def ready_and_idle(cmd: list[str], env: dict[str, str], group: Path, cpu: int, i
         try:
             while b"READY=1" not in sock.recv(4096):
                 pass
-            ready = time.monotonic() - t0
+            ready, ready_cpu = time.monotonic() - t0, cpu_s(proc.pid)
             if idle_s <= 0:
-                return ready, float("nan"), rss_mb(proc.pid)
+                return ready, ready_cpu, float("nan"), rss_mb(proc.pid)
             time.sleep(2.0)  # the web server's and mDNS's start, the ready line's end
             c0, w0 = cpu_s(proc.pid), time.monotonic()
             time.sleep(idle_s)
             used = cpu_s(proc.pid) - c0
-            return ready, 100 * used / (time.monotonic() - w0), rss_mb(proc.pid)
+            return ready, ready_cpu, 100 * used / (time.monotonic() - w0), rss_mb(proc.pid)
         finally:
             proc.terminate()
             proc.wait(30)
@@ -164,11 +165,12 @@ def main() -> None:
             with memory_cgroup() as group:
                 got = [ready_and_idle(command(*extra, cache=cache), env, group, args.cpu,
                                       args.idle_s if i == 0 else 0) for i in range(args.runs)]
-                readies = [r for r, _, _ in got]
+                readies, cpus = [r for r, _, _, _ in got], [c for _, c, _, _ in got]
                 print(f"{label}: power-on → READY=1: median {statistics.median(readies):.2f} s, max "
-                      f"{max(readies):.2f} s over {args.runs} runs (load {os.getloadavg()[0]:.1f})")
-                print(f"{label}: idle in the lobby {args.idle_s:.0f} s: {got[0][1]:.2f} % of one core, resident "
-                      f"{got[0][2]:.0f} MB")
+                      f"{max(readies):.2f} s over {args.runs} runs (load {os.getloadavg()[0]:.1f}); CPU time to "
+                      f"READY=1 median {statistics.median(cpus):.2f} s")
+                print(f"{label}: idle in the lobby {args.idle_s:.0f} s: {got[0][2]:.2f} % of one core, resident "
+                      f"{got[0][3]:.0f} MB")
             if not args.skip_game:
                 with memory_cgroup() as group:
                     mb, wall, cpu, code = game(command(*extra, "--pace", str(args.pace), cache=cache), env, group,

@@ -11,9 +11,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
+from hypothesis import settings
 from xdist.remote import Producer
 from xdist.scheduler import LoadGroupScheduling
 from xdist.workermanage import WorkerController
+
+# --- Property tests (hypothesis) -------------------------------------------------------------------------
+# No per-example deadline: a worker at the lowest priority beside real-time tests waits for a core, and an
+# example that takes 0.4 ms alone took 460 ms there (a "flaky" failure that says nothing about the code).
+# How fast the parsers are is measured by benchmarks (docs/benchmarks.md), not by a wall clock in a test.
+settings.register_profile("narrator", deadline=None)
+settings.load_profile("narrator")
 
 # --- Running in parallel (pytest-xdist: `./dev test` runs `-n <2 per core> --dist loadgroup`) -----------
 # Three rules keep parallel workers out of each other's way, for every test file, including ones not yet

@@ -1,4 +1,5 @@
-"""The code stays clean: ruff over everything, mypy (strict on the engine) over the package."""
+"""The code stays clean: ruff over everything, mypy over the package (strict on the engine and on the live
+layer: narrator/listen, narrator/play, narrator/serve — pyproject.toml)."""
 
 from __future__ import annotations
 

@@ -261,6 +261,9 @@ class Mixer:
         public = channel == "all"
         queue, n, pos = self._queues[channel], len(out), 0
         out.fill(0.0)
+        if not queue and not (public and (self._voices or self._duck.value != 1.0)):
+            self._frames[channel] += n  # nothing to play and no bed, nor a duck still recovering: silence
+            return
         while True:
             if not queue:
                 if public and pos < n:

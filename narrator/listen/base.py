@@ -10,8 +10,9 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from narrator.engine.prompts import Prompt
 
@@ -40,10 +41,40 @@ class Playing(Protocol):
         ...
 
 
+class Recording(Protocol):
+    """A microphone an ear records from (narrator.listen.mic.Microphone): the live loop watches it."""
+
+    @property
+    def alive(self) -> bool:
+        """True while it records."""
+        ...
+
+    def restart(self) -> bool:
+        """Open it again: True when it records again, False when it still cannot (try again later)."""
+        ...
+
+
+@runtime_checkable
 class Ear(Protocol):
+    """What the live loop, the dialogue and `serve` ask of an ear: every capability is a method here (the
+    real adapters, `First`, the loop's `GuardedEar` and the tests' fakes alike), none is discovered."""
+
     def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None: ...
     def follow(self, playing: Playing | None) -> None: ...
     def close(self) -> None: ...
+
+    def ended(self) -> bool:
+        """True once every input of it has ended (the piped text ran out, the keypad was unplugged)."""
+        ...
+
+    def microphones(self) -> list[Recording]:
+        """The microphones it records from (none for keys or typed text)."""
+        ...
+
+    def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
+        """Raise narrator.listen.grammar.VocabularyError when a prompt's words are not all ones the speech
+        model can hear (an ear without a model hears every word)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +103,9 @@ class QueueEar:
     switches its grammar there) and `stop()` to release their input.
     """
 
+    mic: Recording | None = None
+    """The microphone it owns, if any (narrator.listen.mic.MicEar)."""
+
     def __init__(self) -> None:
         self.queue: queue.Queue[Heard | None] = queue.Queue()
         self.context: Context | None = None
@@ -99,6 +133,15 @@ class QueueEar:
 
     def follow(self, playing: Playing | None) -> None:
         """Text and keys are not echoes of the judge: a host may type while it speaks."""
+
+    def ended(self) -> bool:
+        return self.closed.is_set()
+
+    def microphones(self) -> list[Recording]:
+        return [] if self.mic is None else [self.mic]
+
+    def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
+        """Keys and typed text hear every word."""
 
     def stop(self) -> None:
         """Release the input (threads, devices)."""

@@ -105,20 +105,37 @@ class DialogueConfig:
         return Policy(self.read_back, self.seat_doubt, self.doubt_gap, self.doubt_everywhere)
 
 
+class Seated(Protocol):
+    """What the dialogue asks of a set-up: the highest seat an answer may name (a game's Setup)."""
+
+    @property
+    def players(self) -> int: ...
+
+
+class Scripted(Protocol):
+    """Who speaks the dialogue's own lines: the game's Judge, or the lobby's, with the script."""
+
+    @property
+    def script(self) -> Script: ...
+
+
 class Questions(Protocol):
     """What the dialogue asks through: a game's `Session`, or the lobby of `narrator serve`
-    (narrator/serve/lobby.py), which may also bring its own `read(text, prompt)`."""
+    (narrator/serve/lobby.py), each with its own reader (`read`)."""
 
     @property
     def prompt(self) -> Prompt | None: ...
     @property
     def night(self) -> bool: ...
     @property
-    def setup(self) -> Any: ...
+    def setup(self) -> Seated: ...
     @property
-    def judge(self) -> Any: ...
+    def judge(self) -> Scripted: ...
     def repeat_lines(self) -> list[Line]: ...
     def take_lines(self) -> list[Line]: ...
+    def read(self, text: str, prompt: Prompt) -> object:
+        """The answer (or the lobby's choice) the words say at `prompt`; NotUnderstood says why not."""
+        ...
     def submit(self, answer: Any) -> Any: ...
     def undo(self) -> bool: ...
     def refusal(self, prompt: Prompt, answer: Any) -> Any: ...
@@ -182,8 +199,7 @@ class Dialogue(Repairs):
 
     def read(self, text: str, prompt: Prompt) -> Any:
         """The answer the words say at this prompt (the session's reader: the game's, or the lobby's)."""
-        reader = getattr(self.session, "read", None)
-        return reader(text, prompt) if reader is not None else host_answer(text, prompt)
+        return self.session.read(text, prompt)
 
     def read_back(self, answer: Any, prompt: Prompt, heard: Heard | None = None, *, again: bool = False) -> None:
         """"七号，对吗？": the answer in the judge's words — never an empty "，对吗？": an answer with no words
@@ -236,7 +252,7 @@ class Dialogue(Repairs):
             held = self.held.pop(0) if self.held and not self.paused else None
             heard = held or self.ear.listen(self.gathered.listening(), self.session.setup.players, timeout)
             if heard is None:
-                if self._ended():
+                if self.ear.ended():
                     return None
                 if wait is not None and self.clock.now() - silent_since >= wait - 1e-6:
                     if self.cfg.give_up_after is not None and reminders >= self.cfg.give_up_after:
@@ -252,11 +268,6 @@ class Dialogue(Repairs):
                 pending = outcome.answer
             elif isinstance(outcome, Accepted):
                 return outcome
-
-    def _ended(self) -> bool:
-        ears = getattr(self.ear, "ears", None) or [self.ear]
-        closed = [getattr(e, "closed", None) for e in ears]
-        return all(c is not None and c.is_set() for c in closed)
 
     def _remind(self, prompt: Prompt, reminders: int) -> None:
         quiet = self.refused_in_secret

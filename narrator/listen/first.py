@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from narrator.engine.prompts import Prompt
-from narrator.listen.base import Context, Heard, Playing, QueueEar, take
+from narrator.listen.base import Context, Heard, Playing, QueueEar, Recording, take
 
 
 class First:
@@ -27,7 +27,7 @@ class First:
         context = Context(prompt, max_seat, time.monotonic())
         for ear in self.ears:
             ear.begin(context)
-        return take(self.queue, timeout_s, lambda: all(e.closed.is_set() for e in self.ears))
+        return take(self.queue, timeout_s, self.ended)
 
     def _drain(self) -> None:
         """A new prompt: speech heard for the previous one (decoded with its grammar) does not answer it;
@@ -51,3 +51,14 @@ class First:
     def close(self) -> None:
         for ear in self.ears:
             ear.close()
+
+    def ended(self) -> bool:
+        return all(ear.ended() for ear in self.ears)
+
+    def microphones(self) -> list[Recording]:
+        return [mic for ear in self.ears for mic in ear.microphones()]
+
+    def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
+        asked = list(prompts)
+        for ear in self.ears:
+            ear.check_words(asked, max_seat)

@@ -164,7 +164,7 @@ class MicEar(VoiceEar):
 
     def __init__(self, *args: Any, device: str | None = None, **kw: Any) -> None:
         super().__init__(*args, **kw)
-        self.mic = Microphone(self, device)
+        self.mic: Microphone = Microphone(self, device)
 
     def start(self) -> None:
         self.mic.start()

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from narrator.engine.prompts import Prompt
 from narrator.listen.base import Context, Heard, Playing, QueueEar, Source
 from narrator.listen.grammar import UNK, WAKE_KINDS, Grammar
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer
@@ -55,6 +56,11 @@ class VoiceEar(QueueEar):
             self._utt_start = None
             self.endpointer.reset(self.endpointer._t)
             self.context = context
+
+    def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
+        """Every prompt's phrases are words of the model (VocabularyError names the first that is not)."""
+        for prompt in prompts:
+            self.grammar.phrases_for(prompt, max_seat)
 
     def follow(self, playing: Playing | None) -> None:
         """Be deaf while `playing` plays the judge's voice, and for the echo tail after it."""

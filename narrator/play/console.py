@@ -30,7 +30,7 @@ from rich.text import Text
 from narrator.judge.lines import Line
 from narrator.judge.script import Script
 from narrator.play.ears import Heard
-from narrator.play.loop import View
+from narrator.play.loop import QuietView
 from narrator.zh import to_script
 
 if TYPE_CHECKING:
@@ -121,7 +121,7 @@ class TypedLine:
         self._closed.set()
 
 
-class HostConsole(View):
+class HostConsole(QuietView):
     """Prints lines, alerts and refusals; with `live`, keeps a status panel at the bottom of the screen."""
 
     def __init__(self, console: Console | None = None, live: bool | None = None, lang: str = "zh-Hans") -> None:

@@ -12,13 +12,16 @@ keypad / text go on) and reopened every `retry_s` until it records again (`Micro
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from narrator.engine.prompts import Prompt
-from narrator.listen.base import Ear, Heard
+from narrator.listen.base import Ear, Heard, Playing, Recording
 from narrator.play.interrupts import Interrupts
 from narrator.play.mouth import DeviceLost
+
+if TYPE_CHECKING:
+    from narrator.listen.dialogue import Dialogue
 
 __all__ = ["Ear", "GuardedEar", "Heard", "InputEnded"]
 
@@ -37,20 +40,21 @@ class GuardedEar:
         self.on_lost, self.on_back, self.on_pause, self.now = on_lost, on_back, on_pause, now
         self.on_heard = on_heard
         """Told each thing the host said, typed or keyed, once (the console shows what was heard)."""
-        self.dialogue: Any = None
+        self.dialogue: Dialogue | None = None
         """The dialogue listening through this ear: its `paused` tells when a Ctrl-C pause is over."""
         self._pause_sent = False
         self._pushed: list[Heard] = []
         self._mic_down_since: float | None = None
         self._next_try = 0.0
 
-    @property
-    def ears(self) -> list[Any]:
-        return list(getattr(self.ear, "ears", None) or [self.ear])
-
     def ended(self) -> bool:
-        closed = [getattr(e, "closed", None) for e in self.ears]
-        return all(c is not None and c.is_set() for c in closed)
+        return self.ear.ended()
+
+    def microphones(self) -> list[Recording]:
+        return self.ear.microphones()
+
+    def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
+        self.ear.check_words(prompts, max_seat)
 
     def push(self, heard: Heard) -> None:
         """Hear `heard` again next (words the speech timer took that the dialogue must answer)."""
@@ -66,7 +70,7 @@ class GuardedEar:
                 if self.on_pause:
                     self.on_pause()
                 return Heard("暂停", source="keypad")
-            if self._pause_sent and not getattr(self.dialogue, "paused", False):
+            if self._pause_sent and not (self.dialogue is not None and self.dialogue.paused):
                 self._pause_sent = False
                 self.interrupts.resume()
             self.watch_mic()
@@ -83,10 +87,7 @@ class GuardedEar:
     def watch_mic(self) -> None:
         """A microphone that stopped recording (`Microphone.alive`): tell once, then try to open it again
         every `retry_s` (`Microphone.restart`) until it records; meanwhile the other inputs answer."""
-        for ear in self.ears:
-            mic = getattr(ear, "mic", None)
-            if mic is None:
-                continue
+        for mic in self.ear.microphones():
             now = self.now()
             if mic.alive:
                 if self._mic_down_since is not None:
@@ -102,7 +103,7 @@ class GuardedEar:
                 self._next_try = now + self.retry_s
                 mic.restart()  # False: still gone, tried again later
 
-    def follow(self, playing: Any) -> None:
+    def follow(self, playing: Playing | None) -> None:
         self.ear.follow(playing)
 
     def close(self) -> None:

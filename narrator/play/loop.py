@@ -18,13 +18,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from narrator.clock import SystemClock
+from narrator.clock import Clock, SystemClock
 from narrator.engine.prompts import Prompt
 from narrator.journal import JournalWriteError
 from narrator.judge.lines import Line
-from narrator.listen.dialogue import Dialogue, DialogueConfig
+from narrator.judge.script import Script
+from narrator.listen.base import Ear
+from narrator.listen.dialogue import Dialogue, DialogueConfig, Questions
 from narrator.listen.grammar import START, WAKE_KINDS
 from narrator.play import lines as play_lines
 from narrator.play.ears import GuardedEar, Heard, InputEnded
@@ -34,6 +36,7 @@ from narrator.session import Refused, Session
 
 if TYPE_CHECKING:
     from narrator.audio.conductor import Conductor
+    from narrator.audio.timer import Command
 
 PAUSED = "Ctrl-C：已暂停。说或输入“继续”接着玩；再按一次 Ctrl-C 保存并退出。"
 
@@ -46,8 +49,10 @@ class Outcome:
     reason: str = ""
 
 
-class View:
-    """What the host's console shows; the loop tells it everything. The plain one does nothing."""
+@runtime_checkable
+class View(Protocol):
+    """The console's port: what the host's console shows; the loop tells it everything
+    (narrator/play/console.py's HostConsole, the lobby's LobbyView, QuietView)."""
 
     def line(self, line: Line) -> None: ...
     def heard(self, heard: Heard) -> None: ...
@@ -56,13 +61,33 @@ class View:
     def update(self, session: Session) -> None: ...
 
 
+class QuietView:
+    """A View that shows nothing; the others override what they show."""
+
+    def line(self, line: Line) -> None:
+        return None
+
+    def heard(self, heard: Heard) -> None:
+        return None
+
+    def refused(self, text: str) -> None:
+        return None
+
+    def alert(self, text: str) -> None:
+        return None
+
+    def update(self, session: Session) -> None:
+        return None
+
+
 @dataclass
 class Live:
-    session: Session
+    session: Session | Questions
+    """The game's Session, or a lobby that only speaks and listens through the loop (narrator/serve)."""
     mouth: Mouth
-    ear: Any
+    ear: Ear
     """The ear (narrator.listen: First of the mic, keypad, text …); wrapped in a GuardedEar here."""
-    view: View = field(default_factory=View)
+    view: View = field(default_factory=QuietView)
     config: DialogueConfig = field(default_factory=DialogueConfig)
     interrupts: Interrupts = field(default_factory=Interrupts)
     poll_s: float = 0.2
@@ -71,7 +96,7 @@ class Live:
     """s. How often a lost device is tried again."""
     sleep: Callable[[float], None] = time.sleep
     now: Callable[[], float] = time.monotonic
-    clock: Any = None
+    clock: Clock | None = None
     """The dialogue's clock (narrator.clock port); None: the system clock."""
     degraded: str | None = None
     """The device that is lost ("table" …), or None."""
@@ -82,8 +107,14 @@ class Live:
     _next_retry: float = 0.0
 
     @property
-    def script(self) -> Any:
+    def script(self) -> Script:
         return self.session.judge.script
+
+    @property
+    def game(self) -> Session:
+        """The game's Session: only a game runs the loop (serve's lobby only speaks and listens through it)."""
+        assert isinstance(self.session, Session), "Live.run plays a game's Session"
+        return self.session
 
     # ---- speaking -------------------------------------------------------------------------------------
 
@@ -104,9 +135,7 @@ class Live:
 
     def _print_only(self, line: Line) -> None:
         """The speaker is gone: the host's console shows every line (the host reads the table's out)."""
-        printer = getattr(self.mouth, "printer", None)
-        if printer is not None:
-            printer(line)
+        self.mouth.show(line)
 
     def _lost(self, lost: DeviceLost) -> None:
         """The table speaker or the earpiece failed: print the lines until `mouth.reopen()` works."""
@@ -127,8 +156,7 @@ class Live:
         return play_lines.message(self.script, key, device=play_lines.device_name(self.script, which))
 
     def _has_earpiece(self) -> bool:
-        player = getattr(self.mouth, "player", None)
-        return self.degraded is None and bool(getattr(player, "has_host_output", False))
+        return self.degraded is None and self.mouth.has_earpiece
 
     def _try_reopen(self) -> bool:
         if self.degraded is None:
@@ -158,7 +186,7 @@ class Live:
     def hear(self, ear: GuardedEar, prompt: Prompt) -> Heard:
         """The host's next utterance, outside the dialogue (the start word, at `START`)."""
         while True:
-            heard = ear.listen(prompt, self.session.setup.players, timeout_s=None)
+            heard = ear.listen(prompt, self.game.setup.players, timeout_s=None)
             if heard is not None:
                 return heard
             if ear.ended():
@@ -175,7 +203,7 @@ class Live:
     def wait_for_start(self, ear: GuardedEar, dialogue: Dialogue) -> None:
         """Before the first answer: the cards to deal, then "开始"; 重复 says the cards line again, 规则 … is
         answered aloud. Ctrl-C pauses here as everywhere (the pause holds until 继续; a second Ctrl-C quits)."""
-        self.speak([play_lines.deal_line(self.script, self.session.setup)])
+        self.speak([play_lines.deal_line(self.script, self.game.setup)])
         words = play_lines.start_words(self.script)
         while True:
             text = self.hear(ear, START).text.strip("。！!. ")
@@ -190,9 +218,9 @@ class Live:
             if text in words:
                 return
             if control == "repeat":  # 重复: the cards line again
-                self.speak([play_lines.deal_line(self.script, self.session.setup)])
+                self.speak([play_lines.deal_line(self.script, self.game.setup)])
                 continue
-            explained = self.session.explain(text, before_start=True)  # 规则 … while the cards are dealt
+            explained = self.game.explain(text, before_start=True)  # 规则 … while the cards are dealt
             if isinstance(explained, Refused):
                 explained = [explained.line]
             self.speak(explained or [play_lines.message(self.script, "not_started")])
@@ -201,7 +229,7 @@ class Live:
         """A stopped game goes on: the table hears only "继续游戏。", then what it had not heard yet (`lines`,
         up to the question); where the game stands — that question — goes to the host alone (his earpiece,
         his console)."""
-        where = [play_lines.where_line(self.script, self.session.place())] if not self.session.over else []
+        where = [play_lines.where_line(self.script, self.game.place())] if not self.game.over else []
         return [play_lines.resumed_line(self.script), *where, *lines]
 
     def run(self, *, resumed: bool = False, started: bool = False) -> Outcome:
@@ -217,13 +245,12 @@ class Live:
             self.interrupts.uninstall()
 
     def _run(self, resumed: bool, started: bool) -> Outcome:
-        if isinstance(self.session, Session):  # the host says 过 where a step asks him nothing (host_words.py)
-            self.session.acks = True
+        self.game.acks = True  # the host says 过 where a step asks him nothing (host_words.py)
         ear = self.guarded()
         ear.follow(self.mouth.playing)  # deaf to every line and cue the device plays, whoever said it
-        dialogue = Dialogue(self.session, ear, self.say_line, self.clock or SystemClock(), self.config)
+        dialogue = Dialogue(self.game, ear, self.say_line, self.clock or SystemClock(), self.config)
         ear.dialogue = dialogue
-        conductor = getattr(self.mouth, "conductor", None)
+        conductor = self.mouth.conductor
         if conductor is not None:  # past the bound the table hears "请稍等" while the host is waited for
             conductor.please_wait = conductor.please_wait or self.script.line("events", "please_wait")
             dialogue.wake = lambda: self._wake(conductor)
@@ -232,18 +259,18 @@ class Live:
         if not resumed:
             self._saving(self.on_start or (lambda: None))
         while True:
-            lines = self.session.take_lines()
+            lines = self.game.take_lines()
             if resumed:
                 lines, resumed = self.resumed_lines(lines), False
-            self.view.update(self.session)
+            self.view.update(self.game)
             self.speak(lines)
-            if self.session.over:
+            if self.game.over:
                 return Outcome(0, "over")
-            self._saving(self.session.heard)
+            self._saving(self.game.heard)
             try:
                 if self.timed_speech(ear, dialogue):
                     continue
-                if dialogue.answer(lines) is None and not self.session.over:
+                if dialogue.answer(lines) is None and not self.game.over:
                     raise InputEnded()
             except JournalWriteError as fault:
                 self._wait_writable(fault)
@@ -287,26 +314,28 @@ class Live:
         and go to the dialogue. By voice a command begins with the judge's name (法官，过: the ear drops a
         player's own words, a bare 过 included); the timer's own cue is never heard (the ear is deaf while
         the device plays it); words heard but not understood leave the speech running."""
-        prompt = self.session.prompt
-        conductor = getattr(self.mouth, "conductor", None)
+        prompt = self.game.prompt
+        conductor = self.mouth.conductor
         if prompt is None or prompt.kind not in WAKE_KINDS or conductor is None:
             return False
         from narrator.audio.timer import SpeechTimer
         from narrator.engine.answers import Pass
         from narrator.listen.dialogue import meaning
 
-        timer = SpeechTimer.for_script(conductor, self.script, self.session.setup.rules.speech_seconds)
+        timer = SpeechTimer.for_script(conductor, self.script, self.game.setup.rules.speech_seconds)
         other: list[Heard] = []
 
-        def next_command(timeout_s: float | None) -> Any:
-            heard = ear.listen(prompt, self.session.setup.players, timeout_s)
+        def next_command(timeout_s: float | None) -> Command | None:
+            heard = ear.listen(prompt, self.game.setup.players, timeout_s)
             if heard is None:
                 if ear.ended():
                     raise InputEnded()
                 return None
             said = meaning(heard.text, prompt, dialogue.pack)  # the console saw it already (GuardedEar)
-            if said in ("pause", "resume"):
-                return said
+            if said == "pause":
+                return "pause"
+            if said == "resume":
+                return "resume"
             if isinstance(said, Pass):
                 return "pass"
             if said is None:
@@ -319,6 +348,6 @@ class Live:
         if other:
             ear.push(other[0])
             return False
-        self.session.submit(Pass())
+        self.game.submit(Pass())
         return True
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from narrator.judge.lines import Line
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
+    from narrator.audio.conductor import Conductor
     from narrator.audio.mixer import Mixer
     from narrator.audio.pacing import HostWords, PauseSpec
     from narrator.audio.playback import Player
@@ -39,14 +40,33 @@ class DeviceLost(RuntimeError):
         self.which, self.why = which, why
 
 
+@runtime_checkable
 class Mouth(Protocol):
+    """Where the live loop's lines go: every capability the loop and `serve` use is here (the real mouths
+    and the tests' fakes alike), none is discovered."""
+
     playing: Playing | None
     """What the device plays (the ear follows it: narrator.listen.base.Playing); None when nothing is played."""
+    conductor: Conductor | None
+    """The timing core the lines go through (the speech timer, "请稍等"); None when lines are only printed."""
 
     def say(self, line: Line) -> None: ...
     def heard(self) -> None: ...
     def reopen(self) -> bool: ...
     def close(self) -> None: ...
+
+    def show(self, line: Line) -> None:
+        """Print the line on the host's console only (the speaker is lost: the host reads the table's out)."""
+        ...
+
+    @property
+    def has_earpiece(self) -> bool:
+        """True while the host's lines reach an earpiece of their own."""
+        ...
+
+    def set_volume(self, gain: float) -> None:
+        """The table's loudness, as a factor (大声点 / 小声点 in `serve`); a printing mouth has none."""
+        ...
 
 
 Printer = Callable[[Line], None]
@@ -59,6 +79,7 @@ class PrintMouth:
         self.printer = printer
         self.said: list[Line] = []
         self.playing: Playing | None = None
+        self.conductor: Conductor | None = None
 
     def say(self, line: Line) -> None:
         self.said.append(line)
@@ -72,6 +93,16 @@ class PrintMouth:
 
     def close(self) -> None:
         return None
+
+    def show(self, line: Line) -> None:
+        self.printer(line)
+
+    @property
+    def has_earpiece(self) -> bool:
+        return False
+
+    def set_volume(self, gain: float) -> None:
+        """Nothing is played."""
 
 
 class AudioMouth:
@@ -157,6 +188,17 @@ class AudioMouth:
         except DeviceLost:
             return False
         return True
+
+    def show(self, line: Line) -> None:
+        self.printer(line)
+
+    @property
+    def has_earpiece(self) -> bool:
+        return self.player is not None and self.player.has_host_output
+
+    def set_volume(self, gain: float) -> None:
+        if self.player is not None:
+            self.player.mixer.volume = gain
 
     def close(self) -> None:
         if self.player is not None:

@@ -4,13 +4,16 @@ console; then the loop, and what happens when it stops (the recap, or the `resum
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from narrator.engine.prompts import Prompt
+from narrator.listen.base import Ear, Heard, Playing, Recording
 from narrator.paths import games_dir
 from narrator.play import store
 from narrator.play.config import Config, ConfigError, parse_inputs
@@ -21,6 +24,12 @@ from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
 from narrator.play.store import SavedGame
 from narrator.session import Session
 from narrator.zh import to_script
+
+if TYPE_CHECKING:
+    from narrator.audio.beds import SoundBank
+    from narrator.audio.mixer import Mixer
+    from narrator.audio.playback import Player
+    from narrator.voice import Speaker
 
 LIVE_REMEMBERED_PIECES = 48
 """Decoded voice pieces a live game keeps in memory (the seat numbers and the phrases of one step)."""
@@ -54,19 +63,19 @@ class Wiring:
     """Spoken forms the ear leaves out of the pack (the config's game.drop_forms: `Pack.without`)."""
     judge_name: str | None = None
     """The judge's name before a command during speeches (None: the pack's)."""
-    cache_dir: Any = None
+    cache_dir: Path | None = None
     live_console: bool | None = None
-    opened: Any = None
+    opened: Ear | None = None
     """The ear `check(players)` opened (`ear()` gives it), or None."""
     keypad: str = "auto"
     """The keypad (config audio.keypad): auto, terminal, or an input device (narrator/listen/evkeys.py)."""
     volume_db: float = 0.0
     """dB on the table's channel (the config's voice.volume, 大声点 / 小声点 in `serve`)."""
-    _voices: dict[str, tuple[Any, Any, Any]] = field(default_factory=dict, repr=False)
+    _voices: dict[str, tuple[Speaker, Speaker, SoundBank]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_options(cls, config: Config, *, inputs: str | None, table: str | None, host: str | None,
-                     mic: str | None, voice: str | None, cache_dir: Any = None, backend: str | None = None,
+                     mic: str | None, voice: str | None, cache_dir: Path | None = None, backend: str | None = None,
                      rate: str = "+0%", pace: float = 1.0, model: str | None = None, pack: str = "zh",
                      read_back: str | None = None, judge_name: str | None = None,
                      live_console: bool | None = None) -> Wiring:
@@ -140,7 +149,7 @@ class Wiring:
                 return None
         return Path(self.model)
 
-    def ear(self, players: int, stdin: Any = None) -> Any:
+    def ear(self, players: int, stdin: Iterable[str] | None = None) -> Ear:
         """Every input asked for, started (narrator.bootstrap); the first complete answer wins. `stdin`: where
         typed text comes from (default the standard input)."""
         from narrator import bootstrap
@@ -171,7 +180,7 @@ class Wiring:
             voiced = self._voices[lang] = self._voice(lang, warn)
         speaker, offline, bank = voiced
 
-        def make(mixer: Any) -> Any:  # a reopened player keeps the mixer (its bed and queues) of the last
+        def make(mixer: Mixer | None) -> Player:  # a reopened player keeps the mixer (its bed and queues)
             from narrator.audio.mixer import Mixer
 
             if mixer is None:
@@ -185,7 +194,7 @@ class Wiring:
         except DeviceLost as exc:
             raise StartProblem(f"cannot open the table's speaker {self.table!r}: {exc.why}") from exc
 
-    def _voice(self, lang: str, warn: Any) -> tuple[Any, Any, Any]:
+    def _voice(self, lang: str, warn: Callable[[str], None]) -> tuple[Speaker, Speaker, SoundBank]:
         """The speaker, the offline speaker and the sounds for `lang`: made once per Wiring, so the mouths of
         `serve` (its lobby's, each game's) share them."""
         from narrator import bootstrap
@@ -214,7 +223,7 @@ class NewGame:
     with (`resume` uses them unless told otherwise)."""
 
     preset: str
-    options: dict[str, Any]
+    options: dict[str, object]
     root: Path | None = None
     """The games folder (None: the data folder's games/)."""
 
@@ -255,7 +264,7 @@ def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None
         session.close()
 
 
-def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Any, console: Console, *,
+def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Ear, console: Console, *,
             saved: SavedGame | None = None, new: NewGame | None = None, started: bool = False,
             view: HostConsole | None = None) -> Outcome:
     """The one game loop of `play`, `resume` and `serve`: the host's console, the Live loop on `mouth` (closed
@@ -304,24 +313,20 @@ def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Any, console: C
 class LazyEar:
     """The ear being opened on another thread: the first use waits for it (and raises its StartProblem)."""
 
-    def __init__(self, job: Future[Any]) -> None:
+    def __init__(self, job: Future[Ear]) -> None:
         self.job = job
 
     @property
-    def ready(self) -> Any:
+    def ready(self) -> Ear:
         return self.job.result()
 
-    @property
-    def ears(self) -> list[Any]:
-        return list(getattr(self.ready, "ears", None) or [self.ready])
-
-    def listen(self, prompt: Any, max_seat: int, timeout_s: float | None = None) -> Any:
+    def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None:
         return self.ready.listen(prompt, max_seat, timeout_s)
 
-    def follow(self, playing: Any) -> None:
+    def follow(self, playing: Playing | None) -> None:
         """Follow what is playing once the ear is open (the judge speaks meanwhile: no waiting here)."""
 
-        def opened(job: Future[Any]) -> None:
+        def opened(job: Future[Ear]) -> None:
             if job.exception() is None:
                 job.result().follow(playing)
 
@@ -330,8 +335,17 @@ class LazyEar:
     def close(self) -> None:
         close_when_done(self.job)
 
+    def ended(self) -> bool:
+        return self.ready.ended()
 
-def close_when_done(job: Any) -> None:
+    def microphones(self) -> list[Recording]:
+        return self.ready.microphones()
+
+    def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
+        self.ready.check_words(prompts, max_seat)
+
+
+def close_when_done(job: Future[Ear]) -> None:
     with contextlib.suppress(BaseException):  # an ear that failed to open: its problem is reported already
         job.result().close()
 

@@ -26,13 +26,16 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 from rich.console import Console
 
+from narrator.clock import Clock
 from narrator.journal import write_atomically
+from narrator.judge.lines import Line
 from narrator.judge.script import Pieces
+from narrator.listen.base import Ear
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.paths import games_dir
 from narrator.play import store
@@ -40,11 +43,13 @@ from narrator.play.config import Config
 from narrator.play.ears import InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.lines import where_pieces
-from narrator.play.loop import Live, View
+from narrator.play.loop import Live, QuietView
+from narrator.play.mouth import Mouth
 from narrator.play.run import NewGame, Wiring, close_when_done, play_on
-from narrator.serve.lobby import Lobby, Step, every_prompt, recap_lines
+from narrator.serve.lobby import Choice, Lobby, Step, every_prompt, recap_lines
 from narrator.serve.notify import Watchdog, notify
 from narrator.serve.web import Web, WebError
+from narrator.serve.words import Board, RulePhrase
 from narrator.session import Session
 
 log = logging.getLogger("narrator.serve")
@@ -65,7 +70,7 @@ RESUMED = -1
 """`Device._turn`: the offered game was taken up or dropped (it is offered no more)."""
 
 
-class LobbyView(View):
+class LobbyView(QuietView):
     """What the lobby shows besides its lines: device alerts (a lost microphone), logged too."""
 
     def __init__(self, console: Console) -> None:
@@ -91,9 +96,9 @@ class Device:
     games: int = 0
     web: Web | None = None
     """The finished games' recap pages on the local network (None: not served)."""
-    _mouth: Any = None
-    _ear: Any = None
-    _kept: Any = None
+    _mouth: Mouth | None = None
+    _ear: Ear | None = None
+    _kept: dict[str, object] | None = None
     """The lobby state last written (written again only when it changed)."""
 
     def run(self) -> int:
@@ -154,7 +159,7 @@ class Device:
             self.interrupts.uninstall()
             if self._mouth is not None:
                 self._mouth.close()
-            self._ear.close()
+            self.ear.close()
 
     @property
     def host_channel(self) -> bool:
@@ -169,7 +174,19 @@ class Device:
 
         return self.wiring.judge_name or load_pack(self.wiring.pack).wake[0]
 
-    def _open_ear(self) -> Any:
+    @property
+    def mouth(self) -> Mouth:
+        """The lobby's mouth (a game has one of its own; the lobby's is opened again after it)."""
+        assert self._mouth is not None, "Device.run opens the lobby's mouth"
+        return self._mouth
+
+    @property
+    def ear(self) -> Ear:
+        """The ear `run` opened (one for every lobby question and every game)."""
+        assert self._ear is not None, "Device.run opens the ear"
+        return self._ear
+
+    def _open_ear(self) -> Ear:
         ear = self.wiring.ear(18)
         check_vocabulary(ear)
         return ear
@@ -245,13 +262,13 @@ class Device:
         except OSError as exc:  # the lobby goes on; only a power cut would lose where it stood
             log.warning("cannot keep the lobby's state in %s: %s", self._state_path, exc)
 
-    def _kept_state(self) -> Any:
+    def _kept_state(self) -> Any:  # Any: what json.loads read (Lobby.restore checks it)
         try:
             return json.loads(self._state_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
 
-    def _last_recap(self, lobby: Lobby) -> list[Any]:
+    def _last_recap(self, lobby: Lobby) -> list[Line]:
         """The spoken recap of the newest game played to its end (上一局复盘 after a restart), looking at the
         newest few games only (power-on stays quick)."""
         for saved in list(reversed(store.all_games(self.games_root)))[:RECAP_LOOKBACK]:
@@ -266,10 +283,9 @@ class Device:
 
     def _live(self, lobby: Lobby) -> Live:
         """The game's loop with the lobby in the Session's place: its mouth, its guarded ear, device alerts."""
-        return Live(lobby, self._mouth, self._ear, view=LobbyView(self.console),  # type: ignore[arg-type]
-                    interrupts=self.interrupts)
+        return Live(lobby, self.mouth, self.ear, view=LobbyView(self.console), interrupts=self.interrupts)
 
-    def _speak(self, lobby: Lobby, lines: list[Any]) -> None:
+    def _speak(self, lobby: Lobby, lines: list[Line]) -> None:
         self._live(lobby).speak(lines)
 
     def _ask(self, lobby: Lobby) -> str | None:
@@ -277,7 +293,7 @@ class Device:
         at a question goes back to waiting. Nothing of it outlives the call (a game's mouth comes next)."""
         live = self._live(lobby)
         ear = live.guarded()
-        ear.follow(self._mouth.playing)  # deaf to the lobby's own lines, as a game's ear is to the judge's
+        ear.follow(self.mouth.playing)  # deaf to the lobby's own lines, as a game's ear is to the judge's
         asked = lobby.take_lines()
         live.speak(asked)
         self._listening_cue()
@@ -317,9 +333,8 @@ class Device:
             step = VOLUME_STEP_DB if action == "louder" else -VOLUME_STEP_DB
             db = min(max(voice.volume_db + step, VOLUME_RANGE_DB[0]), VOLUME_RANGE_DB[1])
             voice.volume, self.wiring.volume_db = f"{db:g}", db
-            mixer = getattr(getattr(self._mouth, "player", None), "mixer", None)
-            if mixer is not None:
-                mixer.volume = 10 ** (db / 20)
+            if self._mouth is not None:
+                self._mouth.set_volume(10 ** (db / 20))
         else:
             scale = PACE_STEP if action == "slower" else 1 / PACE_STEP
             pace = round(min(max(voice.pace_scale * scale, PACE_RANGE[0]), PACE_RANGE[1]), 2)
@@ -353,12 +368,12 @@ class Device:
               new: NewGame | None = None) -> int:
         """One game on its own mouth and the lobby's ear; 0 when it ended (the lobby asks what next)."""
         self.games += 1
-        self._mouth.close()
+        self.mouth.close()
         self._mouth = None
         notify(f"STATUS=playing a game of {session.setup.players}")
         try:
             mouth = self.wiring.mouth(self.console, session.seed, session.lang)
-            outcome = play_on(session, self.wiring, mouth, self._ear, self.console, saved=saved, new=new,
+            outcome = play_on(session, self.wiring, mouth, self.ear, self.console, saved=saved, new=new,
                               started=saved is None)
         except (Quit, InputEnded):
             raise
@@ -378,51 +393,52 @@ class Device:
         log.info("game ended: %s won (%s)", session.winner.value if session.winner else "nobody",
                  session.termination)
         said = recap_lines(lobby.script, session)
-        where = self.web.address if self.web is not None else None
-        if where is not None:  # the page of the game just ended is on it (narrator.play.run.finish wrote it)
-            said.append(lobby.line("web", address=Pieces((where,))))
-            self.console.print(f"🌐 http://{where}/", markup=False)
+        urls = self.web.urls() if self.web is not None else []
+        if urls:  # the page of the game just ended is on it (narrator.play.run.finish wrote it)
+            said.append(lobby.line("web", address=Pieces(("，或者 ".join(urls[:2]),))))
+            self.console.print("🌐 " + "  ".join(f"http://{url}/" for url in urls), markup=False)
         preset = new.preset if new is not None else str(saved.meta().get("preset", "")) if saved else None
         lobby.after_game(said, preset, session.setup)
         return 0
 
 
-def _writes_nowhere(stream: Any) -> bool:
+def _writes_nowhere(stream: IO[str]) -> bool:
     """True when `stream` is closed or is /dev/null (a file of the test's, a pipe, a terminal: somewhere)."""
     try:
         fd = stream.fileno()
         st = os.fstat(fd)
         null = os.stat(os.devnull)
     except (AttributeError, OSError, ValueError):  # no file descriptor: an in-memory console, written somewhere
-        return bool(getattr(stream, "closed", False))
+        return stream.closed
     return stat.S_ISCHR(st.st_mode) and st.st_rdev == null.st_rdev
 
 
-def _shown(choice: Any) -> str:
-    value = getattr(choice, "value", None)
+def _shown(choice: Choice | None) -> str:
+    """What the host chose, for the log: a board's preset, a rule's key, a count."""
+    value = None if choice is None else choice.value
     if value is None:
         return ""
-    return f" {getattr(value, 'preset', None) or getattr(value, 'key', None) or value}"
+    if isinstance(value, Board):
+        return f" {value.preset}"
+    if isinstance(value, RulePhrase):
+        return f" {value.key}"
+    return f" {value}"
 
 
-def check_vocabulary(ear: Any) -> None:
-    """Every lobby question's words are ones the speech model can hear (VocabularyError → StartProblem)."""
+def check_vocabulary(ear: Ear) -> None:
+    """Every lobby question's words are ones the speech model can hear (VocabularyError → StartProblem; the
+    ear is closed then: serve does not start)."""
     from narrator.listen.grammar import VocabularyError
     from narrator.play.run import StartProblem
 
-    for part in getattr(ear, "ears", None) or [ear]:
-        grammar = getattr(part, "grammar", None)
-        if grammar is None:
-            continue
-        try:
-            for prompt in every_prompt():
-                grammar.phrases_for(prompt, 18)
-        except VocabularyError as exc:
-            part.close()
-            raise StartProblem(f"the lobby: {exc}") from exc
+    try:
+        ear.check_words(every_prompt(), 18)
+    except VocabularyError as exc:
+        ear.close()
+        raise StartProblem(f"the lobby: {exc}") from exc
 
 
-def _clock() -> Any:
+def _clock() -> Clock:
     from narrator import bootstrap
 
     return bootstrap.clock()

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.engine.answers import YesNo
 from narrator.engine.game import Accepted
@@ -33,6 +33,9 @@ from narrator.judge.rules_talk import phrase_key
 from narrator.judge.script import DEFAULT_JUDGE_NAME, Joined, Pieces, Script, Seat
 from narrator.serve import words as w
 from narrator.zh import to_script
+
+if TYPE_CHECKING:
+    from narrator.session import Session
 
 PAGE = 4
 """Boards said at a time."""
@@ -47,14 +50,15 @@ class Choice:
     """One lobby answer: a command slug, or "count", "board", "rule" with its value."""
 
     what: str
-    value: Any = None
-    said: Any = ""
+    value: int | w.Board | w.RulePhrase | None = None
+    """The count, the board or the rule phrase chosen (None: a command)."""
+    said: str | Pieces = ""
     """What the read-back says ("关机", "十二个人", "预女猎", "没有警长"): what the lobby understood, never empty."""
     confirm: bool = False
     """Read back and wait for 对 / 确认 before it is taken."""
 
 
-def _refuse(code: str, **values: Any) -> Refusal:
+def _refuse(code: str, **values: object) -> Refusal:
     """Why the lobby cannot take the words: `lobby.refused.<code>` of the script (said to the table: the lobby
     has no secrets), filled by `Lobby.refusal_line`."""
     return Refusal(code, MappingProxyType(values))
@@ -111,7 +115,7 @@ class Lobby:
         self._history: list[Step] = []
         self._lines: list[Line] = []
         self._prompt: tuple[Step, Prompt] | None = None
-        self._recover_where: Any = None
+        self._recover_where: Pieces | None = None
         self.taken: Choice | None = None
         """The last choice taken (for the log)."""
 
@@ -125,7 +129,7 @@ class Lobby:
         if ask:
             self._lines += self.question()
 
-    def recover(self, where: Any) -> None:
+    def recover(self, where: Pieces) -> None:
         """Power-on with an unfinished game: "上一局还没结束。继续吗？" to the table — where it stopped goes to the
         host alone ("上一局停在第三天白天，正在猎人开枪。": which step a game stopped at can be a secret)."""
         self._recover_where = where
@@ -165,13 +169,13 @@ class Lobby:
 
     # ---- kept across a power cut ----------------------------------------------------------------------
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> dict[str, object]:
         """Where the lobby stands, as plain values (`narrator serve` keeps it on disk after every answer)."""
         step = self.step
         return {"kind": step.kind, "players": step.players, "board": step.board.preset if step.board else None,
                 "page": step.page, "rules": [r.key for r in step.rules]}
 
-    def restore(self, state: Any) -> bool:
+    def restore(self, state: Any) -> bool:  # Any: what json.loads read back
         """Power-on after a cut: back at the question the lobby stood at (`state()`), said again with a word
         that it is taken up ("接着刚才的"); False (the ready line instead) for nothing worth taking up — the
         waiting question, a recovery question (the game is offered anew), or a state that is no longer
@@ -294,7 +298,7 @@ class Lobby:
             raise NotUnderstood(_refuse("no_rule", examples=EXAMPLES))
         raise NotUnderstood(_refuse("say", words=tuple(self._said_commands())))
 
-    def _command_said(self, slug: str) -> Any:
+    def _command_said(self, slug: str) -> str | Pieces:
         """A command's read-back: its own line where the bare word would say too little ("不" → "不继续"),
         else the word the judge tells the host to say."""
         if self.script.has("lobby", f"said.{slug}"):
@@ -307,10 +311,10 @@ class Lobby:
         rest = w.clean(text).removeprefix(w.clean(self.judge_name))
         return rest if rest else text
 
-    def refusal(self, prompt: Prompt, answer: Any) -> Refusal | None:
-        if not isinstance(answer, Choice) or answer.what != "rule" or self.step.board is None:
+    def refusal(self, prompt: Prompt, answer: object) -> Refusal | None:
+        if not isinstance(answer, Choice) or not isinstance(answer.value, w.RulePhrase) or self.step.board is None:
             return None
-        phrase: w.RulePhrase = answer.value
+        phrase = answer.value
         for old in self.step.rules:
             if old.switch == phrase.switch and old.value != phrase.value:
                 return _refuse("contradicts", rule=phrase.key, other=old.key)
@@ -332,7 +336,7 @@ class Lobby:
         values = {k: self._value(k, v) for k, v in refusal.values.items()}
         return self.line(f"refused.{refusal.code}", **values)
 
-    def submit(self, answer: Any) -> Any:
+    def submit(self, answer: object) -> Accepted:
         if not isinstance(answer, Choice):
             raise TypeError(f"the lobby takes Choice answers, not {answer!r}")
         before = self.step
@@ -369,17 +373,17 @@ class Lobby:
             self._lines.append(self.line("idle"))
         elif c.what == "new_game":
             self._to(Step("players"))
-        elif c.what == "count":
+        elif c.what == "count" and isinstance(c.value, int):
             self._to(Step("board", players=c.value), self.line("players.said", n=self.script.number(c.value)))
         elif c.what == "more":
             pages = max(1, -(-len(self._boards()) // PAGE))
             self._to(replace(step, page=(step.page + 1) % pages))
-        elif c.what == "board":
+        elif c.what == "board" and isinstance(c.value, w.Board):
             self._to(Step("ready", players=step.players, board=c.value),
                      self.line("board.said", board=self._said(c.value.said)))
         elif c.what == "change_rules":
             self._to(replace(step, kind="rules"))
-        elif c.what == "rule":
+        elif c.what == "rule" and isinstance(c.value, w.RulePhrase):
             rules = self._with_rule(c.value)
             self._step(replace(step, rules=rules), self.line("rule.said", rule=self._rule_text(c.value.key)))
         elif c.what in ("rules_done", "again", "start") and step.board is None:
@@ -515,7 +519,7 @@ class Lobby:
 
     # ---- what the judge says --------------------------------------------------------------------------
 
-    def line(self, key: str, **values: Any) -> Line:
+    def line(self, key: str, **values: object) -> Line:
         return self.script.line("lobby", key, judge=self._said(self.judge_name), **values)
 
     def question(self) -> list[Line]:
@@ -550,7 +554,7 @@ class Lobby:
     def _rule_text(self, key: str) -> str:
         return str(self.script.data["house_rules"][key])
 
-    def _value(self, key: str, value: Any) -> Any:
+    def _value(self, key: str, value: object) -> object:
         if isinstance(value, tuple):
             return Joined(self.script.joiner, [self._value(key, v) for v in value])
         if key in ("rule", "other", "examples"):
@@ -578,7 +582,7 @@ def every_prompt() -> tuple[Prompt, ...]:
     return tuple(out)
 
 
-def recap_lines(script: Script, session: Any) -> list[Line]:
+def recap_lines(script: Script, session: Session) -> list[Line]:
     """The spoken recap in short: the winner, why, and every seat's card."""
     from narrator.engine.events import GameEnded
 

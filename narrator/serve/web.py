@@ -237,6 +237,16 @@ class Web:
         name = f"{HOSTNAME}.local" if not _loopback(host) else host
         return name if port == 80 else f"{name}:{port}"
 
+    def urls(self) -> list[str]:
+        """Where phones open the pages: narrator.local (mDNS), then the device's own addresses — a phone that
+        does not resolve .local names (many Android ones) opens those."""
+        where = self.address
+        if where is None or self.server is None:
+            return []
+        host, port = str(self.server.server_address[0]), self.port
+        ips = [] if _loopback(host) else own_addresses() if host == "0.0.0.0" else [host]
+        return [where, *(ip if port == 80 else f"{ip}:{port}" for ip in ips)]
+
     def _announce(self, host: str, port: int) -> None:
         try:
             from zeroconf import IPVersion, ServiceInfo, Zeroconf

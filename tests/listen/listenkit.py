@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,7 +26,7 @@ from narrator.engine.answers import (
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Role
 from narrator.judge.lines import Line
-from narrator.listen.base import Heard
+from narrator.listen.base import Heard, Recording
 from narrator.presets import make_setup
 from narrator.session import Session
 from narrator.sim.autohost import Deal
@@ -110,6 +110,15 @@ class ScriptedEar:
 
     def close(self) -> None:
         self.closed.set()
+
+    def ended(self) -> bool:
+        return self.closed.is_set()
+
+    def microphones(self) -> list[Recording]:
+        return []
+
+    def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
+        """Typed words: every word is heard."""
 
 
 def judge_played(clip: np.ndarray, at: float) -> Mixer:

@@ -18,7 +18,7 @@ from play_testkit import SCENARIOS, ctrl_c_twice, demo_scenario, words_after, wo
 from narrator.journal import FileStore, load
 from narrator.judge.lines import Line
 from narrator.play.ears import Heard, InputEnded
-from narrator.play.loop import Live, View
+from narrator.play.loop import Live, QuietView
 from narrator.play.mouth import DeviceLost
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
@@ -90,6 +90,13 @@ class ScriptedEar:
 
     def follow(self, playing: object) -> None: ...
     def close(self) -> None: ...
+    def ended(self) -> bool:
+        return False  # the words running out end the input (InputEnded)
+
+    def microphones(self) -> list[object]:
+        return []
+
+    def check_words(self, prompts: object, max_seat: int) -> None: ...
 
 
 class FlakySpeaker:
@@ -105,8 +112,13 @@ class FlakySpeaker:
         self.up = True
         self.unplugged = False
 
-    def printer(self, line: Line) -> None:
+    conductor = None
+    has_earpiece = False
+
+    def show(self, line: Line) -> None:
         self.printed.append(line.text)
+
+    def set_volume(self, gain: float) -> None: ...
 
     def say(self, line: Line) -> None:
         if not self.unplugged and len(self.played) == self.fail_after:
@@ -127,7 +139,7 @@ class FlakySpeaker:
     def close(self) -> None: ...
 
 
-class Alerts(View):
+class Alerts(QuietView):
     def __init__(self) -> None:
         self.alerts: list[str] = []
 

@@ -130,3 +130,36 @@ def test_doctor_tells_how_to_measure_the_ear_and_shows_the_last_measurement(home
     _, out = invoke("doctor")
     assert "last `narrator model test`" in out and "my-room.yaml" in out, out
     assert "clean: 75% right, 25% wrong; SNR 10 dB: 50% right, 0% wrong" in out
+
+
+def test_the_keypad_is_chosen_by_setup_checked_by_doctor_and_listed_by_devices(home: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A USB keypad the input layer has (the listing stands in for /dev/input here): `setup --keypad` takes it by
+    part of its name, `doctor` finds it; one that is not plugged in is a problem with its fix; a full keyboard
+    is listed but never taken by "auto"."""
+    from narrator.listen import evkeys
+
+    pad = evkeys.InputDevice("/dev/input/by-id/usb-Keypad_Co-event-kbd", "Keypad Co USB Numeric Keypad", True)
+    board = evkeys.InputDevice("/dev/input/event3", "AT Translated Set 2 keyboard", False)
+    monkeypatch.setattr(evkeys, "available", lambda: True)
+    monkeypatch.setattr(evkeys, "keypads", lambda: [pad, board])
+    code, out = invoke("setup", *QUIET, "--no-test", "--table", "none", "--input", "keypad", "--keypad", "numeric")
+    assert code == 0, out
+    assert f"✓ keypad: numeric → {pad.path} ({pad.name})" in out
+    assert config(home)["audio"]["keypad"] == "numeric"  # type: ignore[index]
+    code, out = invoke("doctor")
+    assert f"✓ keypad: numeric → {pad.path}" in out
+    code, out = invoke("devices")
+    assert "Inputs — keypads:" in out and f"{pad.path}  {pad.name}  (numeric keypad)" in out
+    assert f"{board.path}  {board.name}\n" in out  # listed, not numeric
+    assert "Outputs (" in out and "Inputs — microphones:" in out
+    assert evkeys.find("auto") == pad
+
+    monkeypatch.setattr(evkeys, "keypads", lambda: [board])  # the keypad unplugged: auto never takes a keyboard
+    assert evkeys.find("auto") is None
+    code, out = invoke("doctor")
+    assert "✗ keypad: no keypad 'numeric'" in out and "fix: plug it in, or `narrator setup --keypad auto`" in out
+    code, out = invoke("setup", *QUIET, "--no-test", "--table", "none", "--input", "keypad", "--keypad", "auto")
+    assert code == 0 and "⚠ keypad: no numeric keypad is plugged in" in out  # auto waits for one: no failure
+    code, out = invoke("setup", *QUIET, "--no-test", "--table", "none", "--input", "keypad", "--keypad", "gamepad")
+    assert code == 1 and "✗ no keypad 'gamepad'" in out

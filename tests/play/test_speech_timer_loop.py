@@ -45,6 +45,11 @@ class TimedMouth:
 
     def close(self) -> None: ...
 
+    has_earpiece = False
+
+    def show(self, line: Line) -> None: ...
+    def set_volume(self, gain: float) -> None: ...
+
 
 class PacedEar:
     """The host's words; a number is that many seconds of silence (the fake clock moves on)."""
@@ -69,6 +74,13 @@ class PacedEar:
 
     def follow(self, playing: object) -> None: ...
     def close(self) -> None: ...
+    def ended(self) -> bool:
+        return False  # the words running out end the input (InputEnded)
+
+    def microphones(self) -> list[object]:
+        return []
+
+    def check_words(self, prompts: object, max_seat: int) -> None: ...
 
 
 def timed_day(edit: Callable[[list[str | float], int], None]) -> tuple[Session, TimedMouth]:

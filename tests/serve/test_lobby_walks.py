@@ -15,6 +15,7 @@ import io
 import os
 import random
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from rich.console import Console
 
 from narrator.engine.prompts import Prompt
 from narrator.judge.lines import Line
-from narrator.listen.base import Heard
+from narrator.listen.base import Heard, Recording
 from narrator.listen.keypad import keys_to_words
 from narrator.play import store
 from narrator.play.config import Config
@@ -143,6 +144,15 @@ class WalkEar:
 
     def close(self) -> None:
         self.closed.set()
+
+    def ended(self) -> bool:
+        return self.closed.is_set()
+
+    def microphones(self) -> list[Recording]:
+        return []
+
+    def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
+        """Typed words: every word is heard."""
 
 
 def heard_by_the_table(walk: Walk) -> Any:

@@ -101,7 +101,7 @@ def test_no_game_starts_without_a_host_channel_and_the_table_hears_why(tmp_path:
         assert not device.host_channel
         code = device.run()
     assert code == 3  # the typed input ran out, in the lobby
-    no_host = "没有接主持人的耳机，秘密的话没地方说，所以还不能开始游戏。请接上耳机，再运行 narrator setup。"
+    no_host = "没有接主持人的耳机，秘密的话没地方说，所以还不能开始游戏。请接上耳机，再重新设置一遍。"
     assert wiring.heard[:2] == ["法官准备好了。要开始，请说：法官，开始新游戏。", no_host]  # at the ready line
     assert wiring.heard.count(no_host) == 2  # and again at 开始
     assert all_games(tmp_path / "data" / "games") == []  # no game was started, none saved

@@ -22,7 +22,7 @@ from narrator.journal import FileStore, load
 from narrator.play.scripted import host_script
 from narrator.play.store import SavedGame, all_games, save_game
 from narrator.presets import make_setup
-from narrator.serve.web import Finished, WebError, parse_listen
+from narrator.serve.web import Finished, Web, WebError, own_addresses, parse_listen
 from narrator.session import Session
 from narrator.sim.scenario import Scenario
 
@@ -173,3 +173,34 @@ def test_where_it_listens() -> None:
     for bad in ("8080", "x:y", "host:70000"):
         with pytest.raises(WebError):
             parse_listen(bad)
+
+
+@pytest.mark.skipif(not own_addresses(), reason="no network address but loopback: nothing to announce on")
+def test_narrator_local_is_announced_on_the_network_and_withdrawn_at_the_end(tmp_path: Path) -> None:
+    from zeroconf import AddressResolver, IPVersion, Zeroconf  # type: ignore[attr-defined]
+
+    web = Web(":0", root=tmp_path)
+    assert web.start() == f"narrator.local:{web.port}"
+    assert web.urls() == [f"narrator.local:{web.port}", *(f"{ip}:{web.port}" for ip in own_addresses())]
+    assert web._announcer is not None
+    web._announcer.join(30)
+    zc = Zeroconf(ip_version=IPVersion.V4Only)
+    try:
+        info = zc.get_service_info("_http._tcp.local.", "narrator._http._tcp.local.", timeout=5000)
+        assert info is not None and info.port == web.port and info.server == "narrator.local."
+        host = AddressResolver("narrator.local.")
+        assert host.request(zc, 5000)
+        address = host.parsed_addresses()[0]
+        assert address in own_addresses()
+        conn = http.client.HTTPConnection(address, web.port, timeout=30)  # a phone opens what it resolved
+        conn.request("GET", "/")
+        assert conn.getresponse().status == 200
+        conn.close()
+    finally:
+        web.stop()
+        zc.close()
+    gone = Zeroconf(ip_version=IPVersion.V4Only)
+    try:  # the goodbye was sent: a fresh listener finds no narrator.local service
+        assert gone.get_service_info("_http._tcp.local.", "narrator._http._tcp.local.", timeout=1500) is None
+    finally:
+        gone.close()
