@@ -98,6 +98,9 @@ def cases(pack: Pack) -> list[Case]:
             add(step, w.COMMANDS[slug][0], slug)
     for slug, said in w.ANYTIME.items():
         add(steps["idle"], said[0], slug)
+    for slug, said in w.ASK.items():  # 你能做什么, 现在在干什么, 上一局复盘: heard at every question
+        add(steps["idle"], said[0], slug)
+        add(steps["ready"], said[0], slug)
     for step in steps.values():  # "关机，对吗？" is answered with the grammar of the question it was said at
         add(step, "确认", "control", "confirm")
     for n in w.counts():

@@ -68,6 +68,11 @@ class Mouth(Protocol):
         """The table's loudness, as a factor (大声点 / 小声点 in `serve`); a printing mouth has none."""
         ...
 
+    def cue_host(self, cue: str) -> bool:
+        """Play the sound `cue` on the host's channel alone (serve's listening tick); False when nothing is
+        played (a printing mouth, a lost speaker). ValueError: the sound bank has no such cue."""
+        ...
+
 
 Printer = Callable[[Line], None]
 
@@ -103,6 +108,9 @@ class PrintMouth:
 
     def set_volume(self, gain: float) -> None:
         """Nothing is played."""
+
+    def cue_host(self, cue: str) -> bool:
+        return False
 
 
 class AudioMouth:
@@ -199,6 +207,14 @@ class AudioMouth:
     def set_volume(self, gain: float) -> None:
         if self.player is not None:
             self.player.mixer.volume = gain
+
+    def cue_host(self, cue: str) -> bool:
+        import numpy as np
+
+        if self.player is None:
+            return False
+        self.player.mixer.enqueue(np.zeros(0, np.float32), "host", 0.0, cue=cue)
+        return True
 
     def close(self) -> None:
         if self.player is not None:

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-import numpy as np
 from rich.console import Console
 
 from narrator.clock import Clock
@@ -317,11 +316,10 @@ class Device:
     def _listening_cue(self) -> None:
         """The device listens now: a tick in the host's earpiece, else 🎤 on the host's console — never on the
         table (the lobby has no night, but a cue there would be one more sound the table learns to read)."""
-        mixer = getattr(getattr(self._mouth, "player", None), "mixer", None)
-        if self.wiring.host and mixer is not None:
+        if self.wiring.host and self._mouth is not None:
             try:
-                mixer.enqueue(np.zeros(0, np.float32), "host", 0.0, cue=LISTENING_CUE)
-                return
+                if self._mouth.cue_host(LISTENING_CUE):
+                    return
             except (ValueError, OSError) as exc:  # a sound bank without it: the console's mark instead
                 log.warning("listening cue: %s", exc)
         with contextlib.suppress(OSError):

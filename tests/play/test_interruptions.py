@@ -120,6 +120,9 @@ class FlakySpeaker:
 
     def set_volume(self, gain: float) -> None: ...
 
+    def cue_host(self, cue: str) -> bool:
+        return False
+
     def say(self, line: Line) -> None:
         if not self.unplugged and len(self.played) == self.fail_after:
             self.up, self.unplugged = False, True

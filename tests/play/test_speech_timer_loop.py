@@ -50,6 +50,9 @@ class TimedMouth:
     def show(self, line: Line) -> None: ...
     def set_volume(self, gain: float) -> None: ...
 
+    def cue_host(self, cue: str) -> bool:
+        return False
+
 
 class PacedEar:
     """The host's words; a number is that many seconds of silence (the fake clock moves on)."""

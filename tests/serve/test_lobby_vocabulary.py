@@ -53,6 +53,9 @@ def test_every_lobby_phrase_is_one_the_korean_model_can_hear(model: Any) -> None
     (Step("after"), "再来一局", Choice("again"), "再来一局"),
     (Step("after"), "关机", Choice("shutdown", confirm=True), "关机"),
     (Step("recover"), "不", Choice("drop"), "不继续"),
+    (Step("board", players=12), "换人数", Choice("change_count"), "换人数"),
+    (Step("ready"), "你能做什么", Choice("help"), "你能做什么"),
+    (Step("after"), "上一局复盘", Choice("last_recap"), "上一局复盘"),
 ])
 def test_what_the_recogniser_writes_reads_as_the_lobby_choice(model: Any, step: Step, said: str,
                                                               choice: Choice, read_back: str) -> None:

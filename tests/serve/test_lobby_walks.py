@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from listen.listenkit import words as answer_words
 from rich.console import Console
@@ -256,7 +257,11 @@ def test_the_listening_cue_is_the_hosts_alone(tmp_path: Path, monkeypatch: pytes
             return super().enqueue(clip, channel, pause_after_s, cue, bed, lead_s)
 
     class EarpieceMouth(PrintMouth):
-        player = type("Player", (), {"mixer": Recorded(builtin_sounds())})()
+        mixer = Recorded(builtin_sounds())
+
+        def cue_host(self, cue: str) -> bool:  # as AudioMouth's: the cue on the mixer's host channel
+            self.mixer.enqueue(np.zeros(0, np.float32), "host", 0.0, cue=cue)
+            return True
 
     for host in ("earpiece", ""):
         walked = Walk(0, tmp_path / f"cue{host}")
