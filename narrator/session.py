@@ -142,6 +142,9 @@ class Session:
         """What loading the journal had to say (a torn last line dropped, an old format)."""
         self.acks = False
         """Ask the host for 过 where a table line's words were not all asked (the module docstring)."""
+        self._end_owed = False
+        """Resumed: the game has ended, but its journal has no said mark after its last lines (the table has
+        not heard the end): it is over only once they are taken again."""
 
     def _start(self, game: Game) -> None:
         self.game = game
@@ -184,6 +187,7 @@ class Session:
             self._catch_up(game, asked)
         else:
             self._replay_unheard(game, *loaded.heard, asked)
+        self._end_owed = game.prompt is None and self._seen < len(game.journal)
         return self
 
     def _catch_up(self, game: Game, asked: list[tuple[int, Prompt]]) -> None:
@@ -219,10 +223,15 @@ class Session:
     @property
     def over(self) -> bool:
         """Nothing is asked any more: the game asks nothing and, with `acks`, no 过 is due before its last
-        lines (they are all taken, or none follows a line with words)."""
+        lines (they are all taken, or none follows a line with words). A resumed game whose end the table had
+        not heard (no said mark after its last lines: stopped at the 过 before them, or while they played) is
+        over once they are taken — the Session loaded without acks (`narrator games`, `resume`, `serve`'s
+        power-on) judges it so too."""
         if self.prompt is not None:
             return False
-        return not self.acks or (not self._held and self._seen >= len(self.game.journal))
+        if not self.acks and not self._end_owed:
+            return True
+        return not self._held and self._seen >= len(self.game.journal)
 
     @property
     def winner(self) -> Camp | None:
@@ -495,11 +504,15 @@ class Session:
 
     def heard(self) -> None:
         """The table has heard every line taken so far (they have left the speaker): journal a said mark, so
-        that a resume says only what comes after. Nothing to mark once the game is over, before its lines
-        were taken, or in a format 1 journal."""
+        that a resume says only what comes after — after the game's last lines too (a game whose end was not
+        heard resumes to say it). Nothing to mark before the lines were taken or in a format 1 journal."""
         n = len(self.game.answers)
-        if self.store is None or self.over or not self._said or self._asked or self._held or \
-                self._chain.format < 2:
+        if self.store is None or self._chain.format < 2 or self._asked or self._held or self._ack is not None:
+            return
+        if self.game.prompt is None:
+            if self._seen < len(self.game.journal):
+                return
+        elif not self._said:
             return
         if self._marked != n:
             self._write(self.store, self._chain.said(n))

@@ -256,16 +256,18 @@ def games() -> None:
 def recap(
     game: Annotated[str | None, typer.Argument(help="The game (id, unique prefix or folder); default: the "
                                                "latest.")] = None,
-    out: Annotated[Path | None, typer.Option("-o", "--out", help="Also copy the HTML page here.")] = None,
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write the recap here: a self-contained HTML "
+                                             "page, or Markdown when the name ends in .md.")] = None,
 ) -> None:
-    """Print a game's recap (nights, votes with 票型, deaths, winner, every card) and save it as HTML and
-    Markdown next to its journal."""
+    """Print a game's recap (nights, votes with 票型, deaths, winner, every card); with -o, write it there.
+    Only reads the game (a game being played, a read-only data folder): the recap next to its journal is
+    written when the game ends."""
     from rich.console import Console
 
-    from narrator.journal import JournalError
+    from narrator.journal import JournalError, write_atomically
     from narrator.play import store
     from narrator.play.recap import build_recap
-    from narrator.play.recap_page import print_recap, write_pages
+    from narrator.play.recap_page import html, markdown, print_recap
     from narrator.play.run import _title
 
     if out is not None:
@@ -280,18 +282,14 @@ def recap(
     console = Console(highlight=False, soft_wrap=True)
     summary = build_recap(session.game.journal, session.lang, title=_title(saved))
     print_recap(summary, console)
+    if out is None:
+        return
+    text = markdown(summary) if out.suffix.lower() == ".md" else html(summary)
     try:
-        page, md = write_pages(summary, saved.recap_stem)
-    except OSError as exc:  # a read-only or full data folder: the recap was printed; the pages could not be saved
-        raise fail(f"cannot save the recap in {saved.folder}: {exc.strerror or exc} (make it writable or free "
-                   "some space)") from exc
-    if out is not None:
-        try:
-            out.write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
-        except OSError as exc:
-            raise fail(f"cannot write {out}: {exc.strerror or exc}; choose another file with -o") from exc
-        page = out
-    console.print(summary.labels["copied"].format(page=page, md=md))
+        write_atomically(out, text.encode("utf-8"))
+    except OSError as exc:
+        raise fail(f"cannot write {out}: {exc.strerror or exc}; choose another file with -o") from exc
+    console.print(summary.labels["copied"].format(page=out))
 
 
 def register(app: typer.Typer) -> None:

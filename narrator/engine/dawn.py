@@ -12,6 +12,10 @@ from narrator.engine.cards import CardsFlow
 from narrator.engine.events import Cause
 from narrator.engine.modern_state import land_all, night_immune
 from narrator.engine.roles import Role
+from narrator.engine.rules import Rules
+from narrator.engine.state import State, land
+
+VILLAGE_KILLS = frozenset({"poison", "shot", "exile"})
 
 HUNTER_CAUSES = {
     "wolves_or_exile": frozenset({"wolves", "exile", "taken", "king_shot"}),
@@ -22,6 +26,28 @@ KING_CAUSES = {
     "wolves_exile_shot": frozenset({"wolves", "exile", "shot", "taken", "king_shot"}),
     "wolves_or_exile": frozenset({"wolves", "exile"}),
 }
+
+
+def chained(s: State, rules: Rules, dreamcatcher: bool, first: list[tuple[int, Cause]]) -> tuple[int, ...]:
+    """Every seat the deaths `first` take with them at once (a lover; the 摄梦人's sleepwalker; a revealed idiot
+    following the elder), `first` included, in seat order: the one chain the dawn announces and the night's
+    shot status follows (a hunter whose dream holder dies of love dies of the dream: he cannot shoot)."""
+    dead = {x for x, _ in first}
+    idiot = s.living_seat_of(Role.IDIOT)
+    for seat, cause in first:
+        elder_killed = s.roles.get(seat) is Role.ELDER and cause in VILLAGE_KILLS and not s.powers_lost
+        if elder_killed and rules.elder_takes_idiot and s.idiot_revealed and idiot is not None:
+            dead.add(idiot)
+    for _ in range(2):  # a lover and the 摄梦人's sleepwalker may follow each other
+        if s.lovers is not None and dead & set(s.lovers):
+            dead |= {x for x in s.lovers if not night_immune(s, x)}
+        if not dreamcatcher:
+            continue
+        catcher, sleepwalker = s.seat_of(Role.DREAMCATCHER), land(s, s.tonight.dreamed)
+        if catcher in dead and sleepwalker is not None and not night_immune(s, sleepwalker):
+            dead.add(sleepwalker)
+    dead.discard(s.lingering or 0)  # the exiled 血月使徒 was announced when he was exiled
+    return tuple(sorted(dead & s.alive))
 
 
 class Dawn(CardsFlow):
@@ -76,15 +102,13 @@ class Dawn(CardsFlow):
     # ---- shoot status ---------------------------------------------------------------------------------
 
     def _silenced_tonight(self, seat: int, deaths: dict[int, Cause]) -> bool:
-        """Whether a shooter dying tonight could not shoot whatever kills him: feared, or dying of love."""
+        """Whether a shooter dying tonight could not shoot whatever kills him: feared, or dying of a death that
+        follows another (love, the dream)."""
         s = self.s
         if self.rules.fear_blocks_shot and s.tonight.feared == seat:
             return True
-        if s.lovers is not None and seat in s.lovers:
-            other = s.lovers[0] if s.lovers[1] == seat else s.lovers[1]
-            if other in deaths and seat not in deaths:
-                return True
-        return False
+        # dying of what another death brings (love, the dream — chained as the dawn chains them)
+        return seat not in deaths and seat in chained(s, self.rules, self.plan.dreamcatcher, list(deaths.items()))
 
     def could_shoot_tonight(self, hunter: int) -> bool:
         """Whether the hunter could shoot if he died tonight: not when poisoned, dreamed to death, hunted or

@@ -7,14 +7,12 @@ from functools import partial
 from narrator.engine import events as ev
 from narrator.engine.base import FlowBase, Flowing, GameOver
 from narrator.engine.checks import refuse_wolf_target
-from narrator.engine.dawn import HUNTER_CAUSES, KING_CAUSES
+from narrator.engine.dawn import HUNTER_CAUSES, KING_CAUSES, VILLAGE_KILLS, chained
 from narrator.engine.events import Cause, Termination, When
 from narrator.engine.modern_state import mech_power, night_immune
 from narrator.engine.roles import Camp, Role
 from narrator.engine.state import land
 from narrator.engine.win import outcome
-
-VILLAGE_KILLS = frozenset({"poison", "shot", "exile"})
 
 
 class Deaths(FlowBase):
@@ -60,24 +58,9 @@ class Deaths(FlowBase):
 
     def dying_with(self, first: list[tuple[int, Cause]]) -> tuple[int, ...]:
         """Every seat `first` takes with it at once (a lover; a revealed idiot following the elder), in seat
-        order: the night's dead are announced together at dawn, the chained ones included."""
-        s = self.s
-        dead = {x for x, _ in first}
-        idiot = s.living_seat_of(Role.IDIOT)
-        for seat, cause in first:
-            elder_killed = s.roles.get(seat) is Role.ELDER and cause in VILLAGE_KILLS and not s.powers_lost
-            if elder_killed and self.rules.elder_takes_idiot and s.idiot_revealed and idiot is not None:
-                dead.add(idiot)
-        for _ in range(2):  # a lover and the 摄梦人's sleepwalker may follow each other
-            if s.lovers is not None and dead & set(s.lovers):
-                dead |= {x for x in s.lovers if not night_immune(s, x)}
-            if not self.plan.dreamcatcher:
-                continue
-            catcher, sleepwalker = s.seat_of(Role.DREAMCATCHER), land(s, s.tonight.dreamed)
-            if catcher in dead and sleepwalker is not None and not night_immune(s, sleepwalker):
-                dead.add(sleepwalker)
-        dead.discard(s.lingering or 0)  # the exiled 血月使徒 was announced when he was exiled
-        return tuple(sorted(dead & s.alive))
+        order: the night's dead are announced together at dawn, the chained ones included (`dawn.chained`,
+        which the night's shot status follows too)."""
+        return chained(self.s, self.rules, self.plan.dreamcatcher, first)
 
     def resolve(self, first: list[tuple[int, Cause]], when: When) -> Flowing:
         """Kill `first`, then ask every death skill in seat order (shots may add deaths, asked in turn),

@@ -11,7 +11,8 @@ the host stayed silent). The session may also be the lobby of `narrator serve` (
   when spoken, never taken), by the policy of narrator/listen/doubt.py: what the recogniser doubts (the N-best
   gap, at every prompt), every spoken seat (`seat_doubt`: no score told a misread seat), every spoken
   irreversible answer (kill, poison, shot, exile, badge, duel, identification, check) under `read_back =
-  "irreversible"`; `always` reads back typed and keyed answers too. A read-back always says what was heard:
+  "irreversible"`, and a 过 there typed or said (a slip after many "请说过"); `always` reads back typed and
+  keyed answers too. A read-back always says what was heard:
   an answer with no words of its own is said as the words heard.
 * **Raw tokens** never reach the host: spoken words the parser does not know are refused as "没听懂".
 * **撤销** takes back the last accepted answer (`Session.undo`) and asks that prompt again; with a read-back

@@ -40,6 +40,9 @@ SeatDoubt = Literal["always", "score"]
 SEAT_DOUBT: tuple[SeatDoubt, ...] = ("always", "score")
 SPOKEN = ("voice", "file")
 """Sources that come through the recogniser (and so can be misheard)."""
+PASS_WORDS = frozenset({"过", "过了", "跳过", "過", "過了", "跳過"})
+"""Words that skip a step: at an irreversible prompt they mean nobody only once read back and confirmed
+(放弃, 不开枪, the keypad's 0 say it at once): after a run of "请说过" a 过 there is easily a slip (issue 29)."""
 SEATED = (Seats, Ballots, VoteResult, SelfExplode, Duel)
 """Answers that name seats (or nobody, where seats are asked): what the recogniser misreads unnoticed."""
 
@@ -102,6 +105,8 @@ class Policy:
                    read: Callable[[str, Prompt], Any] = host_answer) -> bool:
         """Whether `answer`, heard as `heard` at `prompt`, must be read back and confirmed before it is taken."""
         if self.read_back == "always" or getattr(answer, "confirm", False):
+            return True
+        if irreversible(prompt.kind, answer) and heard.text.strip(" 。！!.") in PASS_WORDS:  # typed too
             return True
         if heard.source not in SPOKEN:
             return False

@@ -265,6 +265,7 @@ class Live:
             self.view.update(self.game)
             self.speak(lines)
             if self.game.over:
+                self._saving(self.game.heard)  # the end was heard: a resume has nothing left to say
                 return Outcome(0, "over")
             self._saving(self.game.heard)
             try:

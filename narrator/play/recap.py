@@ -46,7 +46,7 @@ LABELS_HANS: dict[str, str] = {
     "winner": "{camp}胜利", "not_over": "游戏还没有结束", "title": "狼人之夜 · 复盘", "story": "经过",
     "votes": "投票（票型）", "deaths": "出局", "cards": "身份牌", "why": "原因", "when": "时间", "end": "结局",
     "vote_picture": "谁投了谁", "alive_end": "存活到最后", "seat_col": "座位",
-    "saved": "复盘已保存：{page}（以及 {md}）", "copied": "复盘：{page}（以及 {md}）",
+    "saved": "复盘已保存：{page}（以及 {md}）", "copied": "复盘写到了 {page}",
 }  # fmt: skip
 
 SKILL_CAUSES = frozenset({"shot", "taken", "king_shot", "duel"})

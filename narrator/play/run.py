@@ -360,8 +360,8 @@ def finish(session: Session, saved: SavedGame, console: Console) -> None:
         page, md = write_pages(recap, saved.recap_stem)
     except OSError as exc:  # the game is saved; only its pages could not be written
         why = exc.strerror or exc
-        console.print(to_script(f"复盘没能保存到 {saved.folder}：{why}（`narrator recap {saved.id}` 以后再写）",
-                                session.lang))
+        console.print(to_script(f"复盘没能保存到 {saved.folder}：{why}（`narrator recap {saved.id} -o 文件` "
+                                "可以写到别处）", session.lang))
         return
     console.print(recap.labels["saved"].format(page=page, md=md.name))
 

@@ -391,3 +391,24 @@ def test_repeat_after_a_refusal_says_it_again_unless_the_session_says_not() -> N
         d, _, said = dialogue(session, ["十五号", "重复", "七号"])
         assert isinstance(d.answer(), Accepted)
         assert again in said.host()[-1], said.host()
+
+
+def test_a_typed_pass_at_a_kill_is_not_taken_as_nobody_without_yes() -> None:
+    """Issue 29: after a run of "请说过" prompts a typed 过 at an irreversible prompt (a kill, a shot, a
+    poison …) is easily a slip: it is read back ("没有人，对吗？" to the host at night) and needs 对; 放弃 or
+    the keypad's 0 still say "nobody" at once."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    d, _, said = dialogue(session, ["过", lambda: none_yet(), "对"])
+
+    def none_yet() -> None:
+        assert session.prompt is not None and session.prompt.kind == "wolves.kill"
+
+    assert isinstance(d.answer(), Accepted)
+    assert session.answers[-1] == ("wolves.kill", Seats(()))
+    assert len(said.host()) == 1 and said.host()[0].endswith("对吗？") and said.public() == []
+    session2, deal2 = table()
+    auto_until(session2, deal2, "wolves.kill")
+    d2, _, said2 = dialogue(session2, ["放弃"])
+    assert isinstance(d2.answer(), Accepted) and session2.answers[-1] == ("wolves.kill", Seats(()))
+    assert said2.host() == []

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from narrator.cli.main import app
 from narrator.judge.host_words import ACK
 from narrator.play.scripted import host_script
-from narrator.play.store import all_games
+from narrator.play.store import all_games, recoverable
 from narrator.zh import to_hant
 
 TEXT = ["--input", "text", "--table-device", "none"]
@@ -203,7 +203,10 @@ def test_recap_and_games_commands(home: Path) -> None:
     code, out = invoke("recap", saved.id[:8], "-o", str(home / "copy.html"))
     assert code == 0, out
     assert "第一天 警长投票：三号当选警长" in out and "十一号 │ 狼人" in out
-    assert (saved.folder / "game.recap.html").exists() and (home / "copy.html").exists()
+    assert (home / "copy.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert not (saved.folder / "game.recap.html").exists()  # recap only reads: the writer made the pages
+    code, out = invoke("recap", saved.id, "-o", str(home / "copy.md"))
+    assert code == 0 and "票型" in (home / "copy.md").read_text(encoding="utf-8")
     code, out = invoke("recap", "nope")
     assert code == 2 and "没有叫 nope 的游戏" in out
 
@@ -222,3 +225,48 @@ def test_resume_refuses_broken_journals_with_the_reason(home: Path) -> None:
     saved.journal.write_text("\n".join([rows[0], rows[1], "{not json", *rows[2:]]) + "\n")
     code, out = invoke("resume", saved.id, *TEXT)
     assert code == 2 and "line 3" in out
+
+
+def test_a_game_stopped_at_its_last_pass_resumes_to_its_end_and_recap(home: Path) -> None:
+    """The demo's last word is the 过 after the winning shot (the winner is decided, the table has not heard
+    the end): stopped there, `resume` says 继续游戏, the end and the cards, and writes the recap — before
+    issue 29 it said "已经结束" and the table never heard the end."""
+    words, game = demo_words()
+    assert demo_kinds()[-1] == ACK
+    code, out = invoke("play", *TEXT, "--seed", "2026", input="\n".join(words[:-1]) + "\n")
+    assert code == 3 and "游戏结束" not in out
+    [saved] = all_games()
+    assert not saved.load().over and not (saved.folder / "game.recap.html").exists()
+    code, listing = invoke("games")
+    assert "已结束" not in listing
+    found = recoverable()  # `serve` offers it at power-on, and goes on through the same play_on
+    assert found is not None and found[0].id == saved.id
+    code, out = invoke("resume", *TEXT, input="过\n")
+    assert code == 0, out
+    table = [line[2:] for line in out.splitlines() if line.startswith("🔊 ")]
+    assert table[0] == "继续游戏。" and any(line.startswith("游戏结束") for line in table)
+    assert (saved.folder / "game.recap.html").exists() and (saved.folder / "game.recap.md").exists()
+    assert saved.load().over and saved.load().game.journal == game.journal  # type: ignore[attr-defined]
+    code, out = invoke("resume", saved.id, *TEXT)
+    assert code == 2 and "已经结束" in out
+
+
+def test_recap_only_reads_a_game(home: Path) -> None:
+    """`recap` prints; it writes nothing in the data folder — not for a game being played (stopped half-way),
+    not for a finished one, and a read-only folder is no error (issue 29: it rewrote the pages on every call
+    and exited 2 on a read-only folder)."""
+    words, _ = demo_words()
+    invoke("play", *TEXT, "--seed", "2026", input="\n".join(words[:30]) + "\n")
+    [saved] = all_games()
+
+    def files() -> dict[str, int]:
+        return {p.name: p.stat().st_mtime_ns for p in saved.folder.iterdir()}
+
+    before = files()
+    saved.folder.chmod(0o555)
+    try:
+        code, out = invoke("recap", saved.id)
+    finally:
+        saved.folder.chmod(0o755)
+    assert code == 0 and "游戏还没有结束" in out, out
+    assert files() == before
