@@ -59,19 +59,24 @@ HOST_VOICES = ((150, 5), (140, 5), (130, 10), (150, 10))
 """espeak-ng -s SPEED -g GAP of the host's 1st, 2nd … try at one answer: he says it again a little slower, with
 short pauses between seats (shorter than the ear's 0.4 s trailing silence); chosen with
 scripts/bench_korean_pack.py (docs/benchmarks.md)."""
+MAX_TRIES = 6
+"""Times the host says one answer (each in his next voice and form) before the test gives up."""
 READ_BACK = "对吗"
 """What the judge's read-back of an irreversible answer ends with ("七号，对吗？")."""
 
 
-def korean(words: str, pack: Pack) -> str:
-    """The host's words as the Korean stand-in says them (grammars/ko.yaml `say:`), longest match first."""
+def korean(words: str, pack: Pack, attempt: int = 0) -> str:
+    """The host's words as the Korean stand-in says them (grammars/ko.yaml `say:`), longest match first; at
+    his `attempt`-th try at one answer each word in its next spoken form, where it has several (the
+    recogniser's errors stick to a form: saying the same form again rarely helps)."""
     keys = sorted(pack.say, key=len, reverse=True)
     out, rest = [], words.replace(" ", "")
     while rest:
         key = next((k for k in keys if rest.startswith(k)), None)
         if key is None:
             raise AssertionError(f"grammars/ko.yaml cannot say {rest!r} of {words!r}")
-        out.append(pack.say[key][0])
+        forms = pack.say[key]
+        out.append(forms[attempt % len(forms)])
         rest = rest[len(key):]
     return " ".join(out)
 
@@ -106,6 +111,10 @@ class GameRun:
     seconds: float = 0.0
     peak_rss_mb: float = 0.0
     failure: BaseException | None = None
+    tries: list[tuple[str, int]] = field(default_factory=list)
+    """Each answer taken (not the speeches): its kind and the times the host said it."""
+    read_backs: int = 0
+    """The judge's read-backs ("…，对吗？") the host answered."""
     resumed: int = 0
     """Printed lines up to which a 暂停 the ear heard was answered with 继续."""
     stop_when_done: bool = False
@@ -191,9 +200,11 @@ def play_steps(run: GameRun, ears: Listening, done: threading.Event, steps: list
                 time.sleep(0.2)
                 continue
             tries += 1
-            if tries > 4:
-                raise AssertionError(f"the judge never took {words!r} ({kind}) after 3 tries")
+            if tries > MAX_TRIES:
+                raise AssertionError(f"the judge never took {words!r} ({kind}) after {MAX_TRIES} tries")
             answer(run, ears, kind, words, pack, lambda i=i: progress() > i or done.is_set(), attempt=tries - 1)
+        if kind not in SPEECH_KINDS and progress() > i:
+            run.tries.append((kind, tries))
 
 
 HEARD_S = 15.0
@@ -205,23 +216,57 @@ once more (right, but not the session the test expects)."""
 def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, taken: Callable[[], bool],
            quiet_s: float = QUIET_S, attempt: int = 0) -> None:
     """Say `words` once (the judge has finished; the `attempt`-th try, HOST_VOICES) and wait up to
-    `HEARD_S` for `taken()`; a read-back ("二号，对吗？") gets 确认 if it is what was said, else 不对 (and the
-    caller says it again)."""
+    `HEARD_S` for `taken()`, answering what the judge asks on the way (`reply_to`: a read-back gets 确认 if it
+    is what was said, else 不对 — and the caller says it again; "还差一个" the seats missing; "是一号还是七号？"
+    the one he said; "是七号吗？" 确认 or 不对)."""
     seen = len(run.printed)  # before he speaks: the judge may read back before the clip's tail has played
     say(run, kind, words, pack, attempt)
     deadline = time.monotonic() + HEARD_S
     while not taken() and time.monotonic() < deadline:
-        asked = [(t, line) for t, line in run.printed[seen:] if READ_BACK in line]
+        asked = [(t, line) for t, line in run.printed[seen:] if asks_host(line)]
         if asked:
             seen = len(run.printed)
             judge_started(run, asked[-1][0])  # printed before it is played: the host waits for it
             ears.wait_quiet(quiet_s, timeout_s=60)
-            right = read_back_right(asked[-1][1], words)
-            say(run, "read-back", "确认" if right else "不对", pack)
-            if not right:
+            reply = reply_to(asked[-1][1], words)
+            if READ_BACK in asked[-1][1]:
+                run.read_backs += 1
+            if reply is None:
+                return
+            say(run, "repair", reply, pack, attempt)
+            if reply == "不对":
                 return
             deadline = time.monotonic() + HEARD_S
         time.sleep(0.1)
+
+
+MISSING = "还差"
+CHOICE = re.compile(r"是(?P<a>[一二三四五六七八九十]+号)还是(?P<b>[一二三四五六七八九十]+号)")
+OFFER = re.compile(r"是(?P<seat>[一二三四五六七八九十]+号)吗")
+
+
+def asks_host(line: str) -> bool:
+    """A judge's line that waits for the host's word about his answer."""
+    return READ_BACK in line or MISSING in line or bool(CHOICE.search(line) or OFFER.search(line))
+
+
+def reply_to(line: str, words: str) -> str | None:
+    """What the host says to the judge's question `line` about his answer `words`; None: nothing fits
+    (he says the answer again)."""
+    said = _SEAT.findall(words)
+    if READ_BACK in line:
+        return "确认" if read_back_right(line, words) else "不对"
+    if (m := CHOICE.search(line)) is not None:
+        right = [s for s in (m["a"], m["b"]) if s in said]
+        return right[0] if len(right) == 1 else None
+    if (m := OFFER.search(line)) is not None:
+        return "确认" if m["seat"] in said else "不对"
+    if MISSING in line:
+        kept = _SEAT.findall(line.split(MISSING)[0])
+        if not set(kept) <= set(said):
+            return None
+        return " ".join(s for s in said if s not in kept) or None
+    return None
 
 
 _SEAT = re.compile("[一二三四五六七八九十]+号")
@@ -244,7 +289,7 @@ def judge_started(run: GameRun, printed: float, timeout_s: float = 10) -> None:
 
 
 def say(run: GameRun, kind: str, words: str, pack: Pack, attempt: int = 0) -> None:
-    spoken = korean(words, pack)
+    spoken = korean(words, pack, attempt)
     speed, gap = HOST_VOICES[attempt % len(HOST_VOICES)]
     run.host_log.append(f"host [{kind}]: {words} = {spoken} (-s {speed} -g {gap})")
     with (run.data.parent / "printed.log").open("a", encoding="utf-8") as seen:

@@ -25,6 +25,7 @@ The host speaks Korean with espeak-ng (`-v ko`): the Korean Vosk model stands in
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -164,7 +165,7 @@ def espeak(text: str, voice: str = "ko", speed: int = 150, gap: int = 0) -> Path
     _CLIPS.mkdir(exist_ok=True)
     wav = _CLIPS / f"{hashlib.sha1(f'{voice}|{speed}|{gap}|{text}'.encode()).hexdigest()[:16]}.wav"
     if not wav.exists():
-        part = wav.with_suffix(".part.wav")
+        part = wav.with_suffix(f".{os.getpid()}.{threading.get_ident()}.part.wav")  # two makers of one clip
         subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-g", str(gap), "-w", str(part), text],
                        check=True, capture_output=True, timeout=30)
         part.replace(wav)
@@ -309,3 +310,65 @@ class Ears:
     def close(self) -> None:
         self._proc.terminate()
         self._proc.wait(timeout=10)
+
+
+# --- words said in the room, as the microphone heard them ---------------------------------------------
+
+class NightBed:
+    """The game's own night bed playing on the room's table (the Mixer and Player of `narrator play`),
+    so what the microphone hears under the host's words is what it hears at night."""
+
+    def __init__(self, room: Room) -> None:
+        from narrator.audio.beds import builtin_sounds
+        from narrator.audio.mixer import Mixer
+        from narrator.audio.playback import OutputConfig, Player
+
+        self.mixer = Mixer(builtin_sounds())
+        self.player = Player(self.mixer, OutputConfig(device="pulse", pulse_sink=room.table))
+        self.player.start(ready_timeout_s=10)
+        self.mixer.switch_bed("night")
+
+    def close(self) -> None:
+        self.player.close()
+
+    def __enter__(self) -> NightBed:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _write_wav16(path: Path, x: np.ndarray, rate: int) -> None:
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes((np.clip(x, -1, 1) * 32767).astype("<i2").tobytes())
+
+
+def said_in_room(room: Room, clips: list[np.ndarray], rate: int = 16_000, gap_s: float = 1.3,
+                 before_s: float = 0.4, after_s: float = 0.9) -> list[np.ndarray]:
+    """Each clip (mono float32 at `rate`) said from the host's place in the room, one after another with
+    `gap_s` of silence between them, as one recording of the device's microphone source (`room.mic`) at
+    `rate`: for each clip the stretch from `before_s` before it to `after_s` after it, found by
+    cross-correlation with what was played (one long clip: paplay's and parec's start-up delays do not
+    matter)."""
+    gap = np.zeros(int(gap_s * rate), np.float32)
+    where, pieces, pos = [], [gap], len(gap)
+    for clip in clips:
+        where.append(pos)
+        pieces += [clip.astype(np.float32), gap]
+        pos += len(clip) + len(gap)
+    joined = np.concatenate(pieces)
+    with tempfile.TemporaryDirectory() as tmp:
+        wav = Path(tmp) / "said.wav"
+        _write_wav16(wav, joined, rate)
+        recorder = Recorder(room.mic, rate)
+        time.sleep(0.5)
+        play(wav).wait(timeout=30 + 2 * len(joined) / rate)
+        time.sleep(1.0)
+        rec = recorder.stop()
+    [offset] = starts_s(rec, joined, rate)
+    base = round(offset * rate)
+    return [rec[max(0, base + at - round(before_s * rate)): base + at + len(clip) + round(after_s * rate)]
+            for at, clip in zip(where, clips, strict=True)]
