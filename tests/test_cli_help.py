@@ -133,13 +133,15 @@ def test_every_documented_command_exists_with_its_options(where: str, line: str)
 
 
 def line_references(text: str) -> set[str]:
-    """The files of `file:line` references (rules.md:12-14, 000:85): a clock time (21:05) is not one."""
+    """The files of `file:line` references (rules.md:12-14, 000:85): a clock time (21:05) or an address and
+    port (0.0.0.0:8080) is not one."""
     found = re.findall(r"(?<![\w/.:-])([\w./-]+):(\d+)(?:-\d+)?(?![\w:])", text)
-    return {name for name, line in found if not (re.fullmatch(r"\d{1,2}", name) and len(line) == 2)}
+    return {name for name, line in found
+            if not (re.fullmatch(r"\d{1,2}", name) and len(line) == 2) and not re.fullmatch(r"\d+(\.\d+){3}", name)}
 
 
 def test_a_line_reference_names_its_file() -> None:
-    assert line_references("see presets.yaml:39-41 and 000:85, 002:21; at 21:05 (1:2)") == {
+    assert line_references("see presets.yaml:39-41 and 000:85, 002:21; at 21:05 (1:2) on 0.0.0.0:8080") == {
         "presets.yaml", "000", "002", "1"}
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
+from test_messages import line_faults  # the message audit's check of a game's lines (tests/ is on the path)
 from typer.testing import CliRunner
 
 from narrator.cli.main import app
@@ -68,6 +69,7 @@ def test_scenario_holds(path: Path, lang: str) -> None:
     data = in_script(read(path), lang)
     out = Run(Scenario.from_dict(data, name=path.stem), Judge(Script(lang))).execute()
     assert out.code == 0, f"{path.name} ({lang}): exit {out.code}: {out.message}"
+    assert line_faults(out.lines, lang) == [], path.name  # the message audit (tests/test_messages.py)
     if lang == "zh-Hant":
         leaked = [line.text for line in out.lines if set(line.text) & SIMPLIFIED_ONLY]
         assert not leaked, f"{path.name}: 简体 said in a 繁體 game: {leaked[:3]}"

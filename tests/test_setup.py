@@ -34,7 +34,7 @@ NINE = {"狼人": 3, "村民": 3, "预言家": 1, "女巫": 1, "猎人": 1}
         (NINE, {"exile_tie": "random"}, "房规 exile_tie 只能是"),
         (NINE, {"self_explode": "yes"}, "房规 self_explode 只能是 true 或 false"),
         (NINE, {"sheriff_weight": 3}, "警长票权只能是 1.5 或 2"),
-        (NINE, {"raven_votes": -1}, "房规 raven_votes 需要一个非负整数"),
+        (NINE, {"raven_votes": -1}, "房规 raven_votes 要在0到3之间"),
         (NINE, {"night_order": ["wolves", "seer", "dancer"]}, "夜晚顺序里有未知的步骤：dancer"),
         (NINE, {"night_order": ["wolves", "seer", "hunter"]}, "夜晚顺序里没有女巫的步骤"),
     ],
@@ -115,3 +115,23 @@ def test_classic_games_use_the_classic_rules() -> None:
     )
     assert rules.night_order.index("seer") < rules.night_order.index("wolves")
     assert make_setup("9人预女猎").rules == Rules()
+
+
+def test_every_number_rule_has_a_range_and_says_it() -> None:
+    """A number the judge would read aloud ("每人发言…秒") is one a person would say: every number switch
+    has a range, and a value outside it is refused naming the range (docs/rules.md)."""
+    from dataclasses import fields
+
+    from narrator.engine.rules import CHOICES, NUMBER_RANGES
+
+    numbers = {f.name for f in fields(Rules) if isinstance(f.default, int) and not isinstance(f.default, bool)}
+    assert not numbers & set(CHOICES)
+    assert numbers == set(NUMBER_RANGES), "every number switch needs a range"
+    for name, (low, high, _) in NUMBER_RANGES.items():
+        assert low <= getattr(Rules(), name) <= high
+        Rules().with_overrides({name: low}), Rules().with_overrides({name: high})
+        for bad in (high + 1, low - 1, 99999999999999999999):
+            with pytest.raises(SetupError, match=f"房规 {name} 要在{low:g}到{high:g}之间"):
+                Rules().with_overrides({name: bad})
+    with pytest.raises(SetupError, match="房规 speech_seconds 要在0到600之间（0：不限时），不是 99999999999999999999"):
+        Rules().with_overrides({"speech_seconds": 99999999999999999999})

@@ -3,6 +3,7 @@ words and expectations work in either script (issue 6, item 3)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,24 @@ def test_expectations_match_in_the_games_script() -> None:
     assert holds("三号当选警长。", "三號當選警長", "zh-Hans")
     assert not holds("三號當選警長。", "五号当选警长", "zh-Hant")
     assert readings("过", "zh-Hans") == ("过",)
+
+
+def test_resume_notes_are_in_the_resumed_games_script(tmp_path: Path) -> None:
+    """`narrator resume` names the game it takes (and the ones it skips) in that game's script."""
+    from narrator.play import store
+    from narrator.play.scripted import host_script
+    from narrator.session import Session
+
+    scripted = host_script(Scenario.load(WRITTEN_IN_HANT))
+    for answered in (2, 0):  # the older game has answers, the newer one none (skipped)
+        session = Session(scripted.game.setup, scripted.game.seed, lang="zh-Hant")
+        store.save_game(session, "12人預女獵白", {}, tmp_path)
+        for said in scripted.utterances[:answered]:
+            session.submit(said)
+        session.close()
+        time.sleep(1.05)  # a new second: a new folder
+    taken = store.resume_game(None, tmp_path)
+    taken.session.close()
+    assert any("繼續最近的一局" in note for note in taken.notes), taken.notes
+    assert any(note.startswith("跳過") for note in taken.notes), taken.notes
+    assert not [note for note in taken.notes if "继续" in note or "跳过" in note or "还没有" in note]

@@ -140,6 +140,8 @@ def setup(
     picks = (("table", table, False), ("host", host, False), ("mic", mic, True))
     for key, given, needs_input in picks:
         if key == "mic" and "voice" not in config.game.input and given is None:
+            typer.echo(f"· microphone: not used (input {config.game.input} does not listen); to answer by voice: "
+                       "`narrator setup --input voice,keypad --mic DEVICE`")
             continue
         value = given if given is not None else getattr(config.audio, key)
         while True:

@@ -142,7 +142,7 @@ def _play(scenario: object, speaker: object, lang: str, device: str, host_device
 
 
 def presets() -> None:
-    """List the presets (板子) and their cards."""
+    """List the presets (“板子”) and their cards."""
     from collections import Counter
 
     from narrator.cli.help import cells

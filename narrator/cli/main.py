@@ -12,7 +12,7 @@ from narrator.cli.help import new_app
 
 app = new_app(
     name="narrator",
-    help="狼人之夜电子法官 — a voice-driven, hands-free judge for 狼人杀 (Werewolf).",
+    help="“狼人之夜电子法官” — a voice-driven, hands-free judge for “狼人杀” (Werewolf).",
     add_completion=False,
 )
 

@@ -41,14 +41,14 @@ ModelOpt = Annotated[str | None, typer.Option(help="For --input voice: a Vosk mo
 GrammarOpt = Annotated[str, typer.Option(help="The ear's grammar: a pack, grammars/PACK.yaml (zh; ko with the "
                                          "Korean model), or the path of a pack file.")]
 ReadBackOpt = Annotated[str | None, typer.Option(
-    metavar="always|irreversible|doubt", help="Which answers the judge reads back and takes only after 对: "
+    metavar="always|irreversible|doubt", help="Which answers the judge reads back and takes only after “对”: "
     "irreversible (every spoken kill, poison, shot, exile, badge, duel, identification and check), doubt "
     "(only when the recogniser is unsure), always (every answer, typed ones too). Every spoken seat answer is "
     "read back whatever the policy unless the config's game.seat_doubt is \"score\". At night read-backs go "
     "to the earpiece or the console. Default from the config, else irreversible.")]
 JudgeNameOpt = Annotated[str | None, typer.Option(
-    help="The judge's name: during speeches a command begins with it (法官，过). Default from the config, "
-    "else the grammar's (法官).")]
+    help="The judge's name: during speeches a command begins with it (“法官，过”). Default from the config, "
+    "else the grammar's (“法官”).")]
 PaceOpt = Annotated[float, typer.Option(min=0.05, max=3.0, help="Scales every pause of the pacing table "
                                         "(1: as written; 0.7: a brisker game). The same for every step.")]
 
@@ -136,10 +136,10 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def play(
-    preset: Annotated[str | None, typer.Option(help="A preset (板子), see `narrator presets`. Default: "
+    preset: Annotated[str | None, typer.Option(help="A preset (“板子”), see `narrator presets`. Default: "
                                                 "12人预女猎白.")] = None,
     players: Annotated[int | None, typer.Option(help="Number of players: checks the preset or role list; "
-                                                "alone, picks the N人标准局 preset (12: 12人预女猎白).")] = None,
+                                                "alone, picks the “N人标准局” preset (12: 12人预女猎白).")] = None,
     roles: Annotated[str | None, typer.Option(help='Your own cards instead of a preset: "狼人*4,村民*4,预言家,'
                                               '女巫,猎人,白痴".')] = None,
     rule: Annotated[list[str] | None, typer.Option(metavar="KEY=VALUE", help="A house rule (repeatable), e.g. "
@@ -259,7 +259,7 @@ def recap(
     out: Annotated[Path | None, typer.Option("-o", "--out", help="Write the recap here: a self-contained HTML "
                                              "page, or Markdown when the name ends in .md.")] = None,
 ) -> None:
-    """Print a game's recap (nights, votes with 票型, deaths, winner, every card); with -o, write it there.
+    """Print a game's recap (nights, votes with “票型”, deaths, winner, every card); with -o, write it there.
     Only reads the game (a game being played, a read-only data folder): the recap next to its journal is
     written when the game ends."""
     from rich.console import Console

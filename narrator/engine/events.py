@@ -175,6 +175,14 @@ class WitchPoisoned(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class WitchDeclined(Event):
+    """不救 / 不用: the witch kept a potion tonight (acknowledged to the host like 救 and 毒)."""
+
+    secret: ClassVar[bool] = True
+    potion: Literal["antidote", "poison"]
+
+
+@dataclass(frozen=True, slots=True)
 class SeerChecked(Event):
     """`result`: "good"/"wolf" (camp) or a role slug (role); None when the card is not known yet, and the
     host shows the seer the card itself."""

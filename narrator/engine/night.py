@@ -237,14 +237,12 @@ class Night(ModernSteps, NewMoon):
 
                 saved = yield from self.ask_yes("witch.save", role=Role.WITCH, actor=witch, check=check,
                                                 info={"victim": victim})
-                if saved:
-                    self.emit(ev.WitchSaved(victim))
+                self.emit(ev.WitchSaved(victim) if saved else ev.WitchDeclined("antidote"))
         self.emit(ev.StepAsked("witch", "poison", n))
         if witch is not None and self.s.poison and not (saved and self.rules.witch_one_potion_per_night):
             target = yield from self.ask_one("witch.poison", self.living(), True, role=Role.WITCH, actor=witch,
                                              secret=True, check=lovers_check(self.s, self.rules, actor=witch))
-            if target is not None:
-                self.emit(ev.WitchPoisoned(target))
+            self.emit(ev.WitchPoisoned(target) if target is not None else ev.WitchDeclined("poison"))
 
     def step_seer(self, n: int) -> Flowing:
         if n == 1:

@@ -194,6 +194,15 @@ CHOICES: dict[str, tuple[Any, ...]] = {
 }
 
 
+# Every whole-number switch's range (low, high, what its 0 means): a number outside it is one no table would
+# say, and the judge reads these aloud (每人发言90秒). A game of 18 players lasts fewer than 18 days.
+NUMBER_RANGES: dict[str, tuple[int, int, str]] = {
+    "speech_seconds": (0, 600, "0：不限时"),
+    "raven_votes": (0, 3, "0：诅咒不加票"),
+    "exile_last_words_days": (0, 18, "0：被放逐的都有遗言"),
+}
+
+
 def _coerce(name: str, value: Any, default: Any) -> Any:
     if name in CHOICES:
         if value not in CHOICES[name]:
@@ -223,9 +232,10 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
         if value not in (1.5, 2, 2.0):
             raise SetupError(f"警长票权只能是 1.5 或 2，不是 {value!r}")
         return float(value)
-    if isinstance(default, int):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise SetupError(f"房规 {name} 需要一个非负整数，不是 {value!r}")
+    if name in NUMBER_RANGES:
+        low, high, zero = NUMBER_RANGES[name]
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise SetupError(f"房规 {name} 要在{low}到{high}之间（{zero}），不是 {value!r}")
         return value
     return value
 

@@ -15,7 +15,9 @@ from narrator.engine.answers import Answer, Ballots, Seats, SelfExplode, VoteRes
 from narrator.engine.base import SEATS, FlowBase, Flowing, refuse_explode
 from narrator.engine.prompts import Prompt
 from narrator.engine.refusals import Refusal, refuse
+from narrator.engine.roles import Role
 from narrator.engine.speaking import ring
+from narrator.engine.state import State
 
 VOTE = frozenset({Ballots, VoteResult})
 VOTE_OR_EXPLODE = frozenset({Ballots, VoteResult, SelfExplode})
@@ -23,10 +25,22 @@ VOTE_OR_EXPLODE = frozenset({Ballots, VoteResult, SelfExplode})
 Outcome = tuple[Literal["out", "tie", "none", "explode"], tuple[int, ...]]
 
 
+def _not_voter(state: State, seat: int) -> Refusal:
+    """The refusal of a ballot from a seat that may not vote: a revealed idiot never votes again, the
+    dead never vote, anyone else only not this time (a candidate, a PK seat, the scapegoat's choice)."""
+    if state.idiot_revealed and state.roles.get(seat) is Role.IDIOT and seat in state.alive:
+        return refuse("vote.idiot", seat=seat)
+    if seat not in state.alive:
+        return refuse("vote.dead", seat=seat)
+    return refuse("vote.not_voter", seat=seat)
+
+
 class Votes(FlowBase):
     def vote(self, kind: str, voters: tuple[int, ...], targets: tuple[int, ...], *, weighted: bool) -> Flowing:
         """Ask for a vote; returns ("out", (seat,)), ("tie", seats), ("none", ()) or ("explode", (wolf,))."""
         self.emit(ev.VoteCalled(kind, voters, targets))
+        if not voters:  # the scapegoat's voters died, a PK of every voter: no call, no ballots, nobody out
+            return ("none", ())
         if self.rules.vote_call == "by_target":
             result = yield from self.vote_by_hands(kind, voters, targets, weighted)
             return result
@@ -51,7 +65,7 @@ class Votes(FlowBase):
                     return refuse("vote.twice", seat=voter)
                 seen.add(voter)
                 if voter not in voting:
-                    return refuse("vote.not_voter", seat=voter)
+                    return _not_voter(state, voter)
                 if target not in named:
                     return refuse("vote.not_target", seat=target)
                 if lovers is not None and {voter, target} == set(lovers):

@@ -26,6 +26,8 @@ Readings chosen for inputs that could go either way (each pinned by tests):
   never spends more than linear time on what it is given. Text holding U+FFFD (bytes that were not
   UTF-8, replaced where they were decoded) is refused as unreadable (`words.unreadable`).
 * A typed "0" alone means what the keypad's 0 means: 没有 (nobody, no, 平安日); "0号" and 零号 are refused.
+* 自爆 said where the prompt takes no self-explosion (a vote, a night question) is refused with that reason
+  (投票时不能自爆), not as words not understood.
 * 过 to a seat prompt is nobody (the guard's 过 is 空守); 退水 said where no seat is asked (a candidate
   during the election speeches) is refused with the hint that the judge asks for withdrawals after them.
 """
@@ -110,8 +112,14 @@ def parse(text: str, accepts: Iterable[type]) -> Answer:
         raise NotUnderstood(refuse("words.empty"))
     if "".join(c.ch for c in chars) in ("0", "０"):  # the keypad's 0, typed
         chars = clean("没有")
-    if Seats not in kinds and any(word in "".join(c.ch for c in chars) for word in lex.WITHDRAW):
+    said = "".join(c.ch for c in chars)
+    if Seats not in kinds and any(word in said for word in lex.WITHDRAW):
         raise NotUnderstood(refuse("words.withdraw_later"))
+    if SelfExplode not in kinds and any(word in said for word in lex.EXPLODE):  # not "没听懂": why not now
+        wanted = tuple(ANSWER_SLUGS[k] for k in kinds)
+        if Ballots in kinds or VoteResult in kinds:
+            raise NotUnderstood(refuse("words.explode_in_vote", wanted=wanted))
+        raise NotUnderstood(refuse("words.explode_not_now", wanted=wanted))
     found: list[Answer] = []
     strong: list[NotUnderstood] = []
     weak: list[NotUnderstood] = []

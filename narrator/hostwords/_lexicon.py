@@ -132,5 +132,6 @@ DIRECTION = _lex(
 )
 
 WITHDRAW = ("退水", "退选", "退出竞选")
+EXPLODE = ("自爆", "自曝")  # a self-explosion said where none is taken: refused with its own reason
 """A candidate's withdrawal: said where the judge does not ask for it (during the speeches), it gets the hint
 that withdrawals come after the speeches."""

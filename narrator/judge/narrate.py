@@ -149,6 +149,9 @@ class Judge(ModernLines):
     def _witch_told_victim(self, e: ev.WitchToldVictim, s: State) -> list[Line]:
         return self._optional("witch_told_victim", e)
 
+    def _witch_declined(self, e: ev.WitchDeclined, s: State) -> list[Line]:
+        return [self._ev(f"witch_declined.{e.potion}")]
+
     def _raven_cursed(self, e: ev.RavenCursed, s: State) -> list[Line]:
         votes = s.rules.raven_votes  # the curse's real extra votes (house rule), told to the host
         if e.seat is None:
@@ -264,6 +267,8 @@ class Judge(ModernLines):
         return []
 
     def _vote_called(self, e: ev.VoteCalled, s: State) -> list[Line]:
+        if not e.voters:  # nobody may vote: the table hears that, not "请大家举手投票"
+            return [self._ev("vote_called.nobody")]
         return []  # the vote prompt's own line calls the vote
 
     def _no_exile(self, e: ev.NoExile, s: State) -> list[Line]:

@@ -23,7 +23,8 @@ the host stayed silent). The session may also be the lobby of `narrator serve` (
   (对 needed, whatever the policy); when there is none it is refused like any other.
 * Refused answers (not understood, or illegal) get their reason said and change nothing. Where the reason
   is said is the Session's rule (`Session.refusal_line`): by day at an open prompt to the table, but a
-  refused 自爆 / 过 at a speech to the host alone ("七号不是狼人，不能自爆" would out a good player).
+  refused 自爆 / 过 at a speech to the host alone ("七号不是狼人，不能自爆" would out a good player), and
+  the refusal of a typed or keyed answer to the host alone too (the table never heard that answer).
 * "规则 …" at any prompt has the judge explain the rules (`Session.explain`, which routes the lines).
 * A silent host hears the question again after `ask_again_s`, then `remind` every `remind_s`.
 * Nothing heard is never an answer.
@@ -104,6 +105,12 @@ class DialogueConfig:
     @property
     def policy(self) -> Policy:
         return Policy(self.read_back, self.seat_doubt, self.doubt_gap, self.doubt_everywhere)
+
+
+def aloud(heard: Heard) -> bool:
+    """Whether the table heard the host give this answer (he said it aloud): only then is its refusal said to
+    the table; a typed or keyed mistake is the host's own, told on his console."""
+    return heard.source in ("voice", "file")
 
 
 class Seated(Protocol):
@@ -187,10 +194,12 @@ class Dialogue(Repairs):
             self.last = [line]
         self._say(line)
 
-    def refuse(self, line: Line, prompt: Prompt | None) -> None:
-        """Say why an answer was refused. 重复 says it again — unless the session says a refusal is never what
-        重复 repeats (`repeat_refusals = False`: the lobby, where 重复 means the question)."""
-        self.say(line, prompt, remember=getattr(self.session, "repeat_refusals", True))
+    def refuse(self, line: Line, prompt: Prompt | None, heard: Heard | None = None) -> None:
+        """Say why an answer was refused — to the host alone when the table did not hear the answer given
+        (`_unheard`). 重复 says it again — unless the session says a refusal is never what 重复 repeats
+        (`repeat_refusals = False`: the lobby, where 重复 means the question)."""
+        self.say(line, prompt, remember=getattr(self.session, "repeat_refusals", True),
+                 quiet=heard is not None and self._unheard(heard))
 
     def own(self, key: str, prompt: Prompt | None, **values: Any) -> None:
         self.say(self.script.line("listening", key, **values), prompt)
@@ -352,9 +361,14 @@ class Dialogue(Repairs):
             part = partial(text, prompt) if heard.source in SPOKEN and e.refusal.code == "words.unknown" else ()
             if part:  # "一号 四号 八号 열 是": the seats heard are kept, the rest asked for
                 return self._answered(Seats(part), heard, prompt, None)
-            self.refuse(self.session.refusal_line(prompt, plain(e.refusal, heard)), prompt)
+            self.refuse(self.session.refusal_line(prompt, plain(e.refusal, heard)), prompt, heard)
             return self._missed(prompt, pending) if heard.source in SPOKEN else Pending(pending)
         return self._answered(answer, heard, prompt, pending)
+
+    def _unheard(self, heard: Heard) -> bool:
+        """A game's answer the table did not hear given (typed or keyed): its refusal is the host's alone. The
+        lobby of `narrator serve` keeps no secret from the people setting up the game: it says them all."""
+        return not aloud(heard) and isinstance(self.session, Session)
 
     def _alternative(self, heard: Heard, prompt: Prompt) -> Answer | None:
         """When the best reading of speech means nothing ("一号 四号 八号 열 是": a word cut in two, a stray

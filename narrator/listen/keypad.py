@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from narrator.engine.answers import Ballots, Pass, Seats, VoteResult, YesNo
@@ -18,13 +19,13 @@ from narrator.listen.base import Context, Heard, QueueEar
 KEYPAD_HELP = """\
 Keypad (a keyboard or USB numeric keypad; end each answer with Enter):
   7 Enter        seat 7;  3.5 Enter (or 3 5): seats 3 and 5
-  0 Enter        no / nobody (不救, 没有, 空刀; 平安日 at a vote)
-  * Enter        yes / done (救, 过); 确认 when a read-back asks …对吗？
-  1.2.5+7 Enter  votes: 1, 2, 5 vote for 7 (+ is 投; 1.2+7.3.4+5: two groups)
+  0 Enter        no / nobody ("不救", "没有", "空刀"; "平安日" at a vote)
+  * Enter        yes / done ("救", "过"); "确认" to a read-back "…对吗？"
+  1.2.5+7 Enter  votes: 1, 2, 5 vote for 7 (+ is "投"; 1.2+7.3.4+5 two groups)
   7 Enter        at a vote: 7 is out;  3.5 Enter at a vote: 3 and 5 tie
-  /              say the last line again (重复)
-  -              pause / go on (暂停 / 继续)
-  Backspace      rub out a key; on an empty line: take back an answer (撤销)"""
+  /              say the last line again ("重复")
+  -              pause / go on ("暂停" / "继续")
+  Backspace      rub out a key; on an empty line: take back an answer ("撤销")"""
 
 ENTER = {"\r", "\n"}
 DIGIT_KEYS = frozenset("0123456789")
@@ -110,6 +111,8 @@ class KeypadEar(QueueEar):
         self.device = device
         self.reader: Any = None
         self.buffer = ""
+        self.on_keys: Callable[[str], None] | None = None
+        """Told the keys pressed since the last Enter after each key (the host's console shows them)."""
         self.paused = False
         self._pending: list[str] = []
         self._plock = threading.Lock()
@@ -135,6 +138,9 @@ class KeypadEar(QueueEar):
                 self.paused = not self.paused
             elif (k in DIGIT_KEYS or k in SEPARATORS or k in "*+") and len(self.buffer) < MAX_KEYS:
                 self.buffer += k
+            shown = self.on_keys
+        if shown is not None:
+            shown(self.buffer)
 
     def _line(self, line: str) -> None:
         if self.context is None:

@@ -4,11 +4,14 @@ The stream is read as bytes and each line decoded once, on its own: a byte seque
 becomes U+FFFD in that line only (the parser refuses it as unreadable: "看不懂这一行"), and every other
 line — the ones before and after it in the same chunk too — is heard as typed, whatever the locale. A line
 is kept only up to just past the longest answer the parser reads (`hostwords.MAX_CHARS`); the rest of it
-is skipped unread, so a runaway line costs no time and is refused as too long.
+is skipped unread, so a runaway line costs no time and is refused as too long. A terminal's control
+sequences in a line (a pasted clear-screen or colour, an arrow key) are taken out: they are never heard, and
+never echoed to the host's screen.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, TextIO
@@ -19,6 +22,18 @@ from narrator.listen.base import Context, Heard, QueueEar
 LINE_BYTES = 4 * (MAX_CHARS + 2)
 """Bytes kept of one line: more than MAX_CHARS characters of up to four bytes each, even when the last
 character was cut in two."""
+
+
+CONTROL = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[ -/]*[0-~])?"
+                     r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""A terminal's control sequences (CSI such as a clear screen, a colour or an arrow key; OSC; two-byte
+escapes) and the other control and direction characters: never part of an answer, never shown."""
+
+
+def without_controls(text: str) -> str:
+    """`text` as typed, less its control sequences and characters (a tab counts as a space): what the
+    console shows of what the host typed and what is read as his answer."""
+    return CONTROL.sub("", text.replace("\t", " "))
 
 
 def lines(stream: TextIO | BinaryIO | Iterable[str]) -> Iterator[str]:
@@ -32,7 +47,7 @@ def lines(stream: TextIO | BinaryIO | Iterable[str]) -> Iterator[str]:
     if not hasattr(source, "readline"):  # a line source of its own (the console's TypedLine): its lines
         for raw in source:
             text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
-            yield text.strip()[: MAX_CHARS + 1]
+            yield without_controls(text).strip()[: MAX_CHARS + 1]
         return
     while True:
         raw = source.readline(LINE_BYTES)
@@ -44,7 +59,7 @@ def lines(stream: TextIO | BinaryIO | Iterable[str]) -> Iterator[str]:
             while (more := source.readline(LINE_BYTES)) and not more.endswith(newline):
                 pass
             text = text.rstrip("\ufffd")  # a character cut in two is not unreadable input
-        yield text.strip()[: MAX_CHARS + 1]
+        yield without_controls(text).strip()[: MAX_CHARS + 1]
 
 
 class TextEar(QueueEar):

@@ -39,7 +39,12 @@ if TYPE_CHECKING:
 WORDS_HANS = {
     "host": "主持人", "title": "主持人（只给主持人看）", "heard": "听到", "refused": "没接受", "asked": "问",
     "antidote": "解药", "poison": "毒药", "over": "结束", "typing": "输入", "typing_hint": "（打字回答，回车确认）",
-    "badge": "警",
+    "badge": "警", "out": "出局", "keys": "按键", "keys_hint": "（回车确认）",
+    "keymap": "键盘：7 回车 七号 · 3.5 三号和五号 · 0 没有/不 · * 是/过 · 1.2+7 一、二号投七号 · / 重复 · "
+              "- 暂停/继续 · 退格 撤销",
+    "pass_hint": "（这一步不用回答：说“过”，或按 * 回车）",
+    "pass_why": "“请说过”：这一步没有要问你的，但桌上每一步都等主持人一句话，和等活着的角色回答一样长，"
+                "所以大家听不出谁还活着。说“过”，法官就接着往下说。",
 }
 """The console's own words, written once in 简体 and shown in the game's script."""
 
@@ -60,6 +65,42 @@ def line_printer(console: Console, lang: str = "zh-Hans") -> Any:
     return show
 
 
+def escape_done(seq: str) -> bool:
+    """Whether `seq` (ESC and the characters after it) is a whole control sequence: CSI ends with a final
+    byte (@ to ~), OSC with BEL or ESC \\, any other escape with its next character; 16 characters at most."""
+    if len(seq) < 2:
+        return False
+    if len(seq) > 16:
+        return True
+    kind, last = seq[1], seq[-1]
+    if kind == "[":
+        return len(seq) > 2 and "@" <= last <= "~"
+    if kind == "]":
+        return last == "\x07" or seq.endswith("\x1b\\")
+    return not " " <= last <= "/"  # an intermediate byte waits for the final one
+
+
+@contextlib.contextmanager
+def terminal_kept(stream: Any = None) -> Iterator[None]:
+    """The terminal's mode (echo, line editing) as it was on entry, put back on the way out however the game
+    ends — a second Ctrl-C, SIGTERM, an error — and whichever reader thread set cbreak mode: the shell gets
+    its terminal back echoing, so the printed `narrator resume …` can be seen as it is typed."""
+    import termios
+
+    stream = sys.stdin if stream is None else stream
+    try:
+        fd = stream.fileno()
+        saved = termios.tcgetattr(fd) if os.isatty(fd) else None
+    except (OSError, ValueError, AttributeError, termios.error):
+        saved = None
+    try:
+        yield
+    finally:
+        if saved is not None:
+            with contextlib.suppress(OSError, termios.error):
+                termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
 class TypedLine:
     """The host's typed answers from a terminal, one line each, read key by key without the terminal's echo
     (cbreak mode, restored on close): an iterable of lines for `TextEar`, whose line being typed (`buffer`)
@@ -69,6 +110,8 @@ class TypedLine:
     def __init__(self, fd: int, on_change: Callable[[str], None]) -> None:
         self.fd, self.on_change = fd, on_change
         self.buffer = ""
+        self._escape = ""
+        """A control sequence being typed (ESC and what followed it so far)."""
         self._closed = threading.Event()
         self._old: Any = None
 
@@ -95,7 +138,13 @@ class TypedLine:
             self.restore()
 
     def key(self, ch: str) -> str | None:
-        """One character typed; the finished line on Enter."""
+        """One character typed; the finished line on Enter. A control sequence (an arrow key, a pasted
+        clear-screen or colour) is swallowed whole: never part of the line, never drawn."""
+        if self._escape or ch == "\x1b":
+            self._escape += ch
+            if escape_done(self._escape):
+                self._escape = ""
+            return None
         if ch in "\r\n":
             line, self.buffer = self.buffer, ""
             self.on_change(self.buffer)
@@ -121,6 +170,13 @@ class TypedLine:
         self._closed.set()
 
 
+PASS_KEY = "prompts.host.pass"
+"""请说过: where a step asks the host nothing (narrator/judge/host_words.py)."""
+NOT_A_QUESTION = ("refusals.", "listening.", "rules_topics.", "events.game_started.rules")
+"""Lines the judge says while a question waits that are not the question: refusals, the dialogue's own
+lines, the rules explained (规则 女巫)."""
+
+
 class HostConsole(QuietView):
     """Prints lines, alerts and refusals; with `live`, keeps a status panel at the bottom of the screen."""
 
@@ -138,6 +194,10 @@ class HostConsole(QuietView):
         self.asked = ""
         self.typing: str | None = None
         """The line being typed (None: typed text is not read by this console)."""
+        self.keys: str | None = None
+        """The keys pressed on the keypad since the last Enter (None: no keypad)."""
+        self.pass_told = False
+        self.witch_dealt = True
         self._live: Live | None = None
         self._lock = threading.RLock()
 
@@ -147,6 +207,18 @@ class HostConsole(QuietView):
             return None
         self.typing = ""
         return TypedLine(sys.stdin.fileno(), self._typed)
+
+    def follow_keys(self, ear: Any) -> None:
+        """Show on the panel the keys pressed on `ear`'s keypad (any of its ears) before Enter, and the key
+        map; nothing when it has no keypad."""
+        for one in getattr(ear, "ears", None) or [ear]:
+            if hasattr(one, "on_keys"):
+                self.keys = ""
+                one.on_keys = self._keyed
+
+    def _keyed(self, buffer: str) -> None:
+        self.keys = buffer
+        self._refresh()
 
     def _typed(self, buffer: str) -> None:
         self.typing = buffer
@@ -164,8 +236,13 @@ class HostConsole(QuietView):
             self._live = None
 
     def line(self, line: Line) -> None:
-        if line.text and not line.key.startswith(("refusals.", "listening.")):
+        if line.key == PASS_KEY and not self.pass_told:  # why the host must say 过 here: once, on the screen
+            self.pass_told = True
+            self.console.print(f"  [dim]ℹ {escape(self.words['pass_why'])}[/dim]")
+        if line.text and not line.key.startswith(NOT_A_QUESTION):
             self.asked = line.text  # the judge's last line before the host answers is the question
+            if line.key == PASS_KEY:
+                self.asked += self.words["pass_hint"]
             self._refresh()  # the mouth prints the lines it says
 
     def heard(self, heard: Heard) -> None:
@@ -187,6 +264,7 @@ class HostConsole(QuietView):
 
         self.status = session.status()
         self.players = session.setup.players
+        self.witch_dealt = any(role.value == "witch" for role in session.setup.deck)
         place = session.place()
         self.doing = where_text(self.script, place) if place.prompt else self.words["over"]
         self._refresh()
@@ -208,13 +286,17 @@ class HostConsole(QuietView):
             for seat in range(1, self.players + 1):
                 dead = seat in s.dead
                 badge = W["badge"] if s.sheriff == seat else ""
-                seats.append(Text(f"{seat}{badge}", style="dim strike" if dead else "bold"))
+                out = W["out"] if dead else ""  # in words too: dim and struck through need colours and eyes for them
+                seats.append(Text(f"{seat}{badge}{out}", style="dim strike" if dead else "bold"))
                 role = s.roles.get(seat)
                 roles.append(Text(self.script.role(role.value) if role is not None else "·",
                                   style="dim" if dead else ""))
             table.add_row(*seats)
             table.add_row(*roles)
-            potions = "  ".join(f"{W[name]}{'✓' if name in s.potions else '✗'}" for name in ("antidote", "poison"))
+            witch = next((seat for seat, role in s.roles.items() if role.value == "witch"), None)
+            potions = ""
+            if self.witch_dealt and (witch is None or witch not in s.dead):  # the living witch's potions only
+                potions = "  ".join(f"{W[name]}{'✓' if name in s.potions else '✗'}" for name in ("antidote", "poison"))
             rows += [table, Text.assemble((f"{self.doing}  ", "bold cyan"), (potions, "magenta"))]
         if self.asked:
             rows.append(Text(f"{W['asked']}：{self.asked}", style="bold"))
@@ -225,6 +307,10 @@ class HostConsole(QuietView):
         if self.typing is not None:
             rows.append(Text.assemble((f"{W['typing']} › ", "bold"), (self.typing, ""), ("▏", "blink"),
                                       ("" if self.typing else f"  {W['typing_hint']}", "dim")))
+        if self.keys is not None:
+            rows.append(Text.assemble((f"{W['keys']} › ", "bold"), (self.keys, ""), ("▏", "blink"),
+                                      ("" if self.keys else f"  {W['keys_hint']}", "dim")))
+            rows.append(Text(W["keymap"], style="dim"))
         if not rows:
             return Text("")
         return Panel(Group(*rows), title=W["title"], border_style="blue")

@@ -50,6 +50,17 @@ def pulse_sinks(sources: bool = False) -> list[str]:
     return [row.split("\t")[1] for row in res.stdout.splitlines() if "\t" in row]
 
 
+NO_DEVICE = {
+    "table": "to play without a speaker, the table's lines shown on this screen: `narrator play --table-device "
+             "none` (`narrator setup --table none` keeps it)",
+    "host": "without an earpiece the host's lines are shown on this screen: `--host-device none` (`narrator "
+            "setup --host none` keeps it)",
+    "mic": "answer without a microphone: `narrator play --input keypad,text` (`narrator setup --input "
+           "keypad,text` keeps it)",
+}
+"""What to do when the machine has no device of a kind at all: play without it."""
+
+
 def check_device(spec: str, key: str, *, needs_input: bool = False) -> str:
     """A short description of the device `spec` names, or DeviceProblem. `key`: table, host or mic."""
     role = ROLES[key]
@@ -66,7 +77,8 @@ def check_device(spec: str, key: str, *, needs_input: bool = False) -> str:
     usable = [d for d in devices if (d.inputs if needs_input else d.outputs) > 0]
     if spec == "default":
         if not usable:
-            raise DeviceProblem(f"{role}: this machine has no {'input' if needs_input else 'output'} device; {fix}")
+            raise DeviceProblem(f"{role}: this machine has no {'input' if needs_input else 'output'} device "
+                                f"(`narrator devices` lists what it has); {NO_DEVICE[key]}")
         return "default"
     if spec.isdigit():
         match = [d for d in usable if d.index == int(spec)]

@@ -17,7 +17,7 @@ from narrator.listen.base import Ear, Heard, Playing, Recording
 from narrator.paths import games_dir
 from narrator.play import store
 from narrator.play.config import Config, ConfigError, parse_inputs
-from narrator.play.console import HostConsole, line_printer
+from narrator.play.console import HostConsole, line_printer, terminal_kept
 from narrator.play.devices import DeviceProblem, check_device
 from narrator.play.loop import Live, Outcome
 from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
@@ -233,6 +233,12 @@ def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None
     """Play until the game ends, the input ends or the host quits; then the recap or the resume command.
     `saved`: a game resumed (its Session holds the game's lock); `new`: a new game, saved from 开始 on.
     The Session is closed (its lock released) on the way out."""
+    with terminal_kept():  # echo back on however the game ends (the readers set cbreak mode on threads)
+        return _run_game(session, wiring, saved=saved, new=new, console=console)
+
+
+def _run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None, new: NewGame | None,
+              console: Console | None) -> Outcome:
     console = console or Console(highlight=False, soft_wrap=True)
     view = HostConsole(console, live=wiring.live_console, lang=session.lang)  # None: live on a terminal only
     # Typed text drawn in the live panel; not when a listening ear was opened already (it reads stdin itself).
@@ -245,6 +251,7 @@ def run_game(session: Session, wiring: Wiring, *, saved: SavedGame | None = None
     try:
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="narrator-start") as pool:
             ear_job = pool.submit(wiring.ear, session.setup.players, typed)
+            ear_job.add_done_callback(lambda job: _show_keys(view, job))
             mouth_job = pool.submit(wiring.mouth, console, session.seed, session.lang)
             try:
                 mouth = mouth_job.result()
@@ -308,6 +315,12 @@ def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Ear, console: C
         with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone: the game is saved anyway
             console.print(f"{told}[bold]{saved.resume_command}[/bold]")
     return outcome
+
+
+def _show_keys(view: HostConsole, job: Future[Ear]) -> None:
+    """The keypad's keys on the host's panel as they are pressed, once the ear is open (if it opened)."""
+    if not job.cancelled() and job.exception() is None:
+        view.follow_keys(job.result())
 
 
 class LazyEar:

@@ -32,6 +32,7 @@ from typing import Any
 from narrator.journal import FileStore, JournalError, JournalWriteError, fsync_dir, write_atomically
 from narrator.paths import games_dir
 from narrator.session import Session
+from narrator.zh import to_script
 
 META_FORMAT = 1
 
@@ -321,6 +322,7 @@ def resume_game(spec: str | None, root: Path | None = None) -> Resumed:
     except JournalWriteError as exc:
         raise CannotResume(f"{exc}；这局游戏需要能写它的文件夹 {saved.folder}") from exc
     notes += [f"注意：{note}" for note in session.warnings]
+    notes = [to_script(note, session.lang) for note in notes]  # the host reads them in the game's script
     if session.over:
         session.close()
         raise CannotResume(f"{saved.id} 已经结束了；`narrator recap {saved.id}` 看复盘")

@@ -393,6 +393,28 @@ def test_repeat_after_a_refusal_says_it_again_unless_the_session_says_not() -> N
         assert again in said.host()[-1], said.host()
 
 
+def test_by_day_a_refused_typed_or_keyed_answer_is_told_on_the_console_a_spoken_one_aloud() -> None:
+    """The table heard the host say a wrong answer aloud, so it hears why it was refused; a typed or keyed
+    mistake the table never heard stays on the host's console (the question stays open for everyone)."""
+    from narrator.listen.base import Heard
+
+    to_vote = {"wolves.kill": "七号", "witch.save": "救", "seer.check": "一号", "sheriff.run": "没有"}
+    for source in ("text", "keypad"):
+        session, deal = table()
+        auto_until(session, deal, "vote.exile", to_vote)
+        assert session.prompt is not None and not session.night
+        d, _, said = dialogue(session, [Heard("四号自爆", source=source), Heard("十五号出局", source=source),
+                                        Heard("一号出局", source=source)])
+        assert isinstance(d.answer(), Accepted)
+        assert said.public() == [], (source, said.public())
+        assert "投票时不能自爆" in said.host()[0] and "十五" in said.host()[1], said.host()
+    session, deal = table()
+    auto_until(session, deal, "vote.exile", to_vote)
+    d, _, said = dialogue(session, [voice(("十五号出局", 100.0)), voice(("一号出局", 100.0)), "对"])
+    assert isinstance(d.answer(), Accepted)
+    assert any("十五" in line for line in said.public()), said.public()
+
+
 def test_a_typed_pass_at_a_kill_is_not_taken_as_nobody_without_yes() -> None:
     """Issue 29: after a run of "请说过" prompts a typed 过 at an irreversible prompt (a kill, a shot, a
     poison …) is easily a slip: it is read back ("没有人，对吗？" to the host at night) and needs 对; 放弃 or

@@ -16,6 +16,7 @@ import termios
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from fcntl import ioctl
 from pathlib import Path
 
@@ -80,6 +81,75 @@ def test_the_panel_speaks_the_games_script() -> None:
     # Everything but what the host himself typed (heard, and the refusal passed in above).
     ours = "\n".join(line for line in panel.splitlines() if not line.startswith(("│ 聽到", "│ 沒接受")))
     assert simplified_only(ours) == [], ours
+
+
+def drawn(view: HostConsole) -> str:
+    view.console.print(view.render())
+    text = view.console.export_text()
+    return text[text.rindex("╭"):]
+
+
+def test_dead_seats_are_marked_in_words_and_a_dead_witchs_potions_are_gone() -> None:
+    """Dim and struck through is lost on a monochrome terminal or to a colour-blind host: a dead seat says
+    出局. The potions are the living witch's: once she is out (or with no witch dealt) they are not shown."""
+    session, _, _ = panel_after(30)  # 1号 exiled
+    view = HostConsole(Console(record=True, width=140, force_terminal=False), live=False)
+    view.update(session)
+    panel = drawn(view)
+    assert "1出局" in panel and "2出局" not in panel, panel
+    assert "解药✗" in panel and "毒药✓" in panel
+    witch = next(seat for seat, role in session.status().roles.items() if role.value == "witch")
+    status = session.status()
+    view.status = replace(status, dead={**status.dead, witch: "poison"})
+    panel = drawn(view)
+    assert f"{witch}出局" in panel and "解药" not in panel and "毒药" not in panel, panel
+
+
+def test_a_rules_answer_does_not_take_the_place_of_the_question() -> None:
+    """"规则 女巫" while a question waits: the judge explains, the panel still shows the question asked."""
+    session, _, _ = panel_after(5)
+    view = HostConsole(Console(record=True, width=140, force_terminal=False), live=False)
+    for line in session.repeat_lines():
+        view.line(line)
+    asked = view.asked
+    assert asked
+    explained = session.explain("规则 女巫")
+    assert isinstance(explained, list) and explained
+    for line in explained:
+        view.line(line)
+    assert view.asked == asked
+    assert f"问：{asked}" in drawn(view)
+
+
+def test_the_hosts_pass_is_explained_on_the_console_once() -> None:
+    """"请说过。" where a step asks the host nothing: the console says once why (the table waits for his word
+    at every step, so it cannot tell who is alive), and the panel says how to answer it each time."""
+    from narrator.judge.script import Script
+
+    view = HostConsole(Console(record=True, width=140, force_terminal=False), live=False)
+    ask = Script("zh-Hans").line("prompts", "host.pass")
+    for _ in range(3):
+        view.line(ask)
+    text = view.console.export_text()
+    assert text.count("每一步都等主持人一句话") == 1, text
+    assert "说“过”" in drawn(view)
+
+
+def test_keypad_keys_show_as_they_are_pressed_beside_a_key_map() -> None:
+    """With the keypad the keys typed are on the panel before Enter, and the key map is on the screen."""
+    import io
+
+    from narrator.listen.keypad import KeypadEar
+
+    view = HostConsole(Console(record=True, width=140, force_terminal=False), live=False)
+    ear = KeypadEar(io.BytesIO(b""))
+    view.follow_keys(ear)
+    for key in "3.5":
+        ear.key(key)
+    panel = drawn(view)
+    assert "按键 › 3.5" in panel, panel
+    assert "0 没有" in panel and "* 是" in panel and "/ 重复" in panel and "- 暂停" in panel, panel
+    ear.close()
 
 
 class Terminal:
@@ -165,5 +235,53 @@ def test_a_host_at_a_terminal_sees_a_clean_panel_and_what_he_types(tmp_path: Pat
         assert sum(line.startswith("╰") for line in lines) == 1, "\n".join(lines)
         assert not IDS.search(text), IDS.findall(text)
         assert "第一夜，正在女巫的回合" in text
+    finally:
+        term.close()
+
+
+def echo_on(fd: int) -> bool:
+    """The terminal (the pty's far side) echoes and reads lines: the shell's usual mode."""
+    lflag = termios.tcgetattr(fd)[3]
+    return bool(lflag & termios.ECHO) and bool(lflag & termios.ICANON)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("inputs", ["text", "keypad"])
+def test_ctrl_c_twice_leaves_the_terminal_echoing(tmp_path: Path, inputs: str) -> None:
+    """After a second Ctrl-C (exit 130) the shell gets its terminal back as it was: the printed `narrator
+    resume …` can be seen as it is typed."""
+    term = Terminal(tmp_path, "play", "--input", inputs, "--table-device", "none", "--seed", "2026")
+    try:
+        assert echo_on(term.master)
+        term.wait(lambda t: "准备好了说开始" in t, "the start")
+        if inputs == "keypad":  # the keys pressed show on the panel before Enter, beside the key map
+            term.type("3.5")
+            term.wait(lambda t: "按键 › 3.5" in t and "键盘：" in t, "the keys pressed and the key map")
+        time.sleep(0.5)  # the input is being read (cbreak, no echo)
+        assert not echo_on(term.master)
+        os.killpg(term.proc.pid, signal.SIGINT)
+        term.wait(lambda t: "已暂停" in t, "the pause")
+        os.killpg(term.proc.pid, signal.SIGINT)
+        assert term.proc.wait(timeout=20) == 130
+        assert echo_on(term.master), "the terminal was left without echo"
+    finally:
+        term.close()
+
+
+@pytest.mark.slow
+def test_typed_control_sequences_never_reach_the_screen(tmp_path: Path) -> None:
+    """Escape sequences typed or pasted (a clear screen, a colour, an arrow key) are not echoed raw: they
+    neither clear nor recolour the host's screen, and what is left of the line is heard."""
+    term = Terminal(tmp_path, "play", "--input", "text", "--table-device", "none", "--seed", "2026")
+    try:
+        term.wait(lambda t: "准备好了说开始" in t and "输入 ›" in t, "the start and the input line")
+        term.type("开始\r")
+        term.wait(lambda t: "请告诉我狼人的座位号" in t, "the wolves' question")
+        term.type("\x1b[2J\x1b[31m一号\x1b[A\x1b[D 四号\x07 八号 十一号\r")
+        term.wait(lambda t: "👂 一号 四号 八号 十一号" in t, "the answer heard without the sequences")
+        with term.lock:
+            raw = bytes(term.raw)
+        assert b"\x1b[2J" not in raw and b"\x1b[31m" not in raw and b"\x07" not in raw
+        assert "欢迎来到狼人之夜" in "\n".join(term.lines()), "the screen was cleared"
     finally:
         term.close()

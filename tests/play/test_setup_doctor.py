@@ -52,6 +52,19 @@ def test_setup_reports_a_device_that_is_not_there(home: Path) -> None:
     assert code == 2 and "unknown input telepathy" in out
 
 
+def test_a_machine_without_speakers_is_told_how_to_play_anyway(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No sound card: `play` and `setup` name `none` (the table's lines on this screen) beside `narrator devices`,
+    and `setup` says when and why it leaves the microphone alone."""
+    monkeypatch.setattr("narrator.play.devices.all_devices", lambda: [])
+    code, out = invoke("play", "--input", "text")
+    assert code == 2 and "no output device" in out, out
+    assert "--table-device none" in out and "`narrator devices`" in out, out
+    code, out = invoke("setup", *QUIET, "--no-test", "--input", "text", "--table", "default", "--backend", "espeak")
+    assert code == 1 and "--table none" in out, out
+    assert "microphone: not used (input text does not listen)" in out, out
+    assert "`narrator setup --input voice,keypad --mic DEVICE`" in out, out
+
+
 def test_doctor_says_ready_or_each_problem_with_its_fix(home: Path) -> None:
     code, out = invoke("doctor")
     assert "no config at" in out and "fix: narrator setup" in out
