@@ -67,7 +67,7 @@ def player(device: str | None, host_device: str | None = None, *, seed: int | No
 
 def ear(inputs: Sequence[str], *, mic: str | None = None, model: Path | None = None, pack: str = "zh",
         judge_name: str | None = None, max_seat: int = 18, stdin: Any = None,
-        cache_dir: Path | None = None, keypad: str = "auto") -> First:
+        cache_dir: Path | None = None, keypad: str = "auto", drop_forms: str = "") -> First:
     """Every input in `inputs` ("voice", "keypad", "text"), started; the first complete answer wins.
     Keys and typed text alone never import the speech decoder. The speech model (`model`, default the
     installed Chinese one) is loaded without the language model the grammar replaces
@@ -95,7 +95,7 @@ def ear(inputs: Sequence[str], *, mic: str | None = None, model: Path | None = N
         model = grammar_only(folder, default_cache_dir(cache_dir).parent / "models")
     return open_ear(EarOptions(voice=True, mic=None if mic == "default" else mic, keypad="keypad" in inputs,
                                text="text" in inputs, max_seat=max_seat, model=model, pack=pack,
-                               judge_name=judge_name, stdin=stdin, keypad_device=keypad))
+                               judge_name=judge_name, stdin=stdin, keypad_device=keypad, drop_forms=drop_forms))
 
 
 def journal(path: Path | None) -> JournalStore:

@@ -42,9 +42,10 @@ GrammarOpt = Annotated[str, typer.Option(help="The ear's grammar: a pack, gramma
                                          "Korean model), or the path of a pack file.")]
 ReadBackOpt = Annotated[str | None, typer.Option(
     metavar="always|irreversible|doubt", help="Which answers the judge reads back and takes only after “对”: "
-    "irreversible (every spoken kill, poison, shot, exile, badge and duel), doubt (only when the recogniser "
-    "is unsure), always (every answer, typed ones too). At night read-backs go to the earpiece or the "
-    "console. Default from the config, else irreversible.")]
+    "irreversible (every spoken kill, poison, shot, exile, badge, duel, identification and check), doubt "
+    "(only when the recogniser is unsure), always (every answer, typed ones too). Every spoken seat answer is "
+    "read back whatever the policy unless the config's game.seat_doubt is \"score\". At night read-backs go "
+    "to the earpiece or the console. Default from the config, else irreversible.")]
 JudgeNameOpt = Annotated[str | None, typer.Option(
     help="The judge's name: during speeches a command begins with it (“法官，过”). Default from the config, "
     "else the grammar's (“法官”).")]

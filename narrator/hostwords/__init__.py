@@ -11,7 +11,9 @@ Readings chosen for inputs that could go either way (each pinned by tests):
   are twelve (Vosk writes 十 and the digit after it as separate words); "二十" is twenty but "五 十" with a
   space is five and ten. Arabic digits group only when written together: "12" is twelve, "1 2" is two seats.
 * 0 is never a seat; numbers over 99 are refused; 19…99 are returned for the engine to reject.
-* A seat said twice in a `Seats` answer counts once ("七号，七号"); in a vote record it is an error.
+* One seat said again in a `Seats` answer counts once ("七号，七号"); a seat again among others ("3 5 3")
+  and a word after the seats ("1号 3号 是") are refused (a seat word misheard); in a vote record a seat
+  twice is an error.
 * 不用 / 没有 mean "nobody" to a seat prompt and "no" to a yes/no prompt; a prompt taking both gets
   `Ambiguous`.
 * 过 with a seat ("七号过") is refused: `Pass` cannot say whose turn ended.

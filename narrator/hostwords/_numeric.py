@@ -40,7 +40,10 @@ def seat(tok: Tok) -> int:
 
 
 def read_seats(chars: Sequence[Char]) -> Seats:
-    """Seats in the order said. A seat said twice counts once: hosts repeat for emphasis ("七号，七号")."""
+    """Seats in the order said. One seat said again and again counts once: hosts repeat for emphasis
+    ("七号，七号"). A seat named again among others ("4号 9号 10号 12号 4号") and a word after the first
+    seat that names none ("1号 3号 6号 4号 是"; but "十号退水") are refused, never dropped: each is a seat
+    word misheard, so the list is not what the host said."""
     toks = known(chars, lex.SEATS, "seats")
     nums = [seat(t) for t in toks if t.kind == "num"]
     if any(t.tag == "nobody" for t in toks):
@@ -49,7 +52,15 @@ def read_seats(chars: Sequence[Char]) -> Seats:
         return Seats(())
     if not nums:
         raise Unlike(refuse("words.no_seat"))
-    return Seats(tuple(dict.fromkeys(nums)))
+    distinct = tuple(dict.fromkeys(nums))
+    if 1 < len(distinct) < len(nums):
+        again = next(n for i, n in enumerate(nums) if n in nums[:i])
+        raise NotUnderstood(refuse("words.seat_again", seat=again))
+    first = next(i for i, t in enumerate(toks) if t.kind == "num")
+    stray = next((t for t in toks[first:] if t.kind == "word" and t.tag not in ("filler", "verb_after")), None)
+    if stray is not None:
+        raise NotUnderstood(refuse("words.stray", heard=stray.text))
+    return Seats(distinct)
 
 
 def read_self_explode(chars: Sequence[Char]) -> SelfExplode:

@@ -7,13 +7,14 @@ the host stayed silent). The session may also be the lobby of `narrator serve` (
 * **Secrecy**: at night, or when the prompt is secret, every line the dialogue says (read-backs,
   refusals, reminders, repeats, the re-asked question after 撤销) goes to the host channel only; the
   table never hears a night answer, and no dialogue line at night changes what the table hears.
-* **Read-back** ("七号，对吗？"; 对 / 确认 accepts, 不对 drops it, a new answer replaces it), by the policy
-  `read_back` (`play --read-back`, the config's `game.read_back`): `irreversible` (the default) reads back
-  every spoken irreversible answer — kill, poison, shot, take, exile, badge, duel; `doubt` only those the
-  recogniser is in doubt about (the best two readings that parse to *different* answers are closer than
-  `doubt_gap`); `always` every answer, typed and keyed ones too. Typed text and keys are never misheard,
-  so `irreversible` and `doubt` take them at once. A doubtful irreversible answer is never submitted
-  without 对, whatever the policy.
+* **Read-back** ("七号，对吗？"; 对 / 确认 accepts, 不对 drops it, a new answer replaces it — itself read back
+  when spoken, never taken), by the policy of narrator/listen/doubt.py: what the recogniser doubts (the N-best
+  gap, at every prompt), every spoken seat (`seat_doubt`: no score told a misread seat), every spoken
+  irreversible answer (kill, poison, shot, exile, badge, duel, identification, check) under `read_back =
+  "irreversible"`, and a 过 there typed or said (a slip after many "请说过"); `always` reads back typed and
+  keyed answers too. A read-back always says what was heard:
+  an answer with no words of its own is said as the words heard.
+* **Raw tokens** never reach the host: spoken words the parser does not know are refused as "没听懂".
 * **撤销** takes back the last accepted answer (`Session.undo`) and asks that prompt again; with a read-back
   waiting it drops that answer instead. **重复** says the last line again. **暂停** / **继续** hold the
   reminders; an answer typed or keyed while paused is kept ("记下了") and taken after 继续.
@@ -37,40 +38,56 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from narrator.clock import Clock
-from narrator.engine.answers import Answer, Ballots, Duel, YesNo
+from narrator.engine.answers import Answer, Ballots, Seats, YesNo
 from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
-from narrator.hostwords import Ambiguous, NotUnderstood, parse
+from narrator.engine.refusals import Refusal, refuse
+from narrator.hostwords import Ambiguous, NotUnderstood
 from narrator.judge.lines import Line
 from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
-from narrator.listen.grammar import UNK, WAKE_KINDS, Pack, load_pack
-from narrator.session import Refused, Session, names_secret
+from narrator.listen.converge import (
+    Gathered,
+    partial,
+    read_correction,
+)
+from narrator.listen.doubt import (
+    READ_BACK,
+    SEAT_DOUBT,
+    SPOKEN,
+    Policy,
+    ReadBack,
+    SeatDoubt,
+    doubtful,
+    heard_words,
+    host_answer,
+    irreversible,
+    meaning,
+)
+from narrator.listen.grammar import START, UNK, WAKE_KINDS, load_pack
+from narrator.listen.repairs import Pending, Repairs
+from narrator.session import Refused, Session
 from narrator.zh import to_script
 
-IRREVERSIBLE_ENDINGS = ("kill", "poison", "shoot", "shot", "take", "exile")
-IRREVERSIBLE_KINDS = frozenset({"vote.exile", "pk.vote", "badge.pass"})
-PASS_WORDS = frozenset({"过", "过了", "跳过", "過", "過了", "跳過"})
-"""Words that skip a step: at an irreversible prompt they mean nobody only once read back and confirmed
-(放弃, 不开枪, the keypad's 0 say it at once)."""
-ReadBack = Literal["always", "irreversible", "doubt"]
-READ_BACK: tuple[ReadBack, ...] = ("always", "irreversible", "doubt")
-
-
-def irreversible(kind: str, answer: Answer | None = None) -> bool:
-    """Kill, poison, shot, take, exile, badge, duel: answers that end a life or move the badge."""
-    return (kind in IRREVERSIBLE_KINDS or kind.rsplit(".", 1)[-1] in IRREVERSIBLE_ENDINGS
-            or isinstance(answer, Duel))
+__all__ = ["READ_BACK", "SEAT_DOUBT", "Dialogue", "DialogueConfig", "Questions", "doubtful", "host_answer",
+           "irreversible", "meaning"]
 
 
 @dataclass(frozen=True)
 class DialogueConfig:
     read_back: ReadBack = "irreversible"
+    """Which answers are read back: narrator/listen/doubt.py (`play --read-back`, the config's game.read_back)."""
     doubt_gap: float = 3.0
-    """Score units of Vosk's N-best list: readings closer than this, meaning different answers, are a doubt."""
+    """Score units of Vosk's N-best list: readings closer than this, meaning different answers, are a doubt
+    (game.doubt_gap)."""
+    seat_doubt: SeatDoubt = "always"
+    """"always": every spoken seat answer is read back (no score told a misread seat: measured); "score": the
+    gap alone decides (game.seat_doubt)."""
+    doubt_everywhere: bool = True
+    """Read back what the scores doubt at every prompt (False: irreversible ones only; the lobby)."""
     ask_again_s: float = 20.0
     """s of silence before the question is asked again."""
     remind_s: float = 10.0
@@ -79,45 +96,15 @@ class DialogueConfig:
     """Reminders after which a silent host is given up on (`answer()` returns None, `gave_up` is set): the
     lobby of `narrator serve` goes back to waiting. None: ask for ever (a game)."""
     pack: str = "zh"
+    drop_forms: str = ""
+    """Spoken forms left out of the pack (`Pack.without`; the config's game.drop_forms)."""
     judge_name: str | None = None
     """The judge's name (a host word; None: the pack's, 法官): what the host is told to say before 继续 where
     people talk."""
 
-
-def host_answer(text: str, prompt: Prompt) -> Answer:
-    """The game's reader (hostwords.parse for the prompt's answer types)."""
-    return parse(text, prompt.accepts)
-
-
-def meaning(text: str, prompt: Prompt, pack: Pack, read: Callable[[str, Prompt], Any] = host_answer) -> object:
-    """What a reading means here: a control name, an Answer, or None (not understood)."""
-    words = " ".join(t for t in text.split() if t != UNK)
-    control = pack.control(words)
-    if control is not None and control not in ("confirm", "deny"):
-        return control
-    try:
-        return read(words, prompt)
-    except (NotUnderstood, Ambiguous):
-        return control
-
-
-def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float,
-             read: Callable[[str, Prompt], Any] = host_answer) -> bool:
-    """Speech whose best reading is unsure: [unk] in it, or another reading meaning something else
-    within `gap` of its score. Keys and typed text are never in doubt."""
-    if heard.source not in ("voice", "file"):
-        return False
-    if not heard.alternatives:
-        return True
-    best_text, best_score = heard.alternatives[0]
-    if UNK in best_text.split():
-        return True
-    best = meaning(best_text, prompt, pack, read)
-    for text, score in heard.alternatives[1:]:
-        other = meaning(text, prompt, pack, read)
-        if other is not None and other != best:
-            return best_score - score < gap
-    return False
+    @property
+    def policy(self) -> Policy:
+        return Policy(self.read_back, self.seat_doubt, self.doubt_gap, self.doubt_everywhere)
 
 
 def aloud(heard: Heard) -> bool:
@@ -165,7 +152,9 @@ class Questions(Protocol):
     def explain(self, words: str, *, before_start: bool = False) -> Any: ...
 
 
-class Dialogue:
+class Dialogue(Repairs):
+    session: Questions | Session
+
     def __init__(self, session: Questions | Session, ear: Ear, say: Callable[[Line], object],
                  clock: Clock, config: DialogueConfig | None = None) -> None:
         self.session = session
@@ -173,7 +162,7 @@ class Dialogue:
         self._say = say
         self.clock = clock
         self.cfg = config or DialogueConfig()
-        self.pack = load_pack(self.cfg.pack).named(self.cfg.judge_name)
+        self.pack = load_pack(self.cfg.pack).named(self.cfg.judge_name).without(self.cfg.drop_forms)
         self.script: Script = session.judge.script
         self.last: list[Line] = []
         self.paused = False
@@ -183,6 +172,8 @@ class Dialogue:
         self.refused_in_secret = False
         """An answer to this public prompt was refused for a secret reason (the host alone heard why): its
         reminders go to the host too, so the table never hears that the answer is asked again."""
+        self.gathered = Gathered(START)
+        """What the question being answered has gathered (narrator/listen/converge.py)."""
         self.wake: Callable[[], float | None] | None = None
         """Called while the host is waited for: does what is due at the table now (the Conductor's "请稍等",
         narrator/audio/conductor.py) and returns s until it must be called again (None: never)."""
@@ -203,6 +194,13 @@ class Dialogue:
             self.last = [line]
         self._say(line)
 
+    def refuse(self, line: Line, prompt: Prompt | None, heard: Heard | None = None) -> None:
+        """Say why an answer was refused — to the host alone when the table did not hear the answer given
+        (`_unheard`). 重复 says it again — unless the session says a refusal is never what 重复 repeats
+        (`repeat_refusals = False`: the lobby, where 重复 means the question)."""
+        self.say(line, prompt, remember=getattr(self.session, "repeat_refusals", True),
+                 quiet=heard is not None and self._unheard(heard))
+
     def own(self, key: str, prompt: Prompt | None, **values: Any) -> None:
         self.say(self.script.line("listening", key, **values), prompt)
 
@@ -213,7 +211,9 @@ class Dialogue:
         """The answer the words say at this prompt (the session's reader: the game's, or the lobby's)."""
         return self.session.read(text, prompt)
 
-    def read_back(self, answer: Answer, prompt: Prompt) -> None:
+    def read_back(self, answer: Any, prompt: Prompt, heard: Heard | None = None, *, again: bool = False) -> None:
+        """"七号，对吗？": the answer in the judge's words — never an empty "，对吗？": an answer with no words
+        of its own is said as the words heard."""
         if isinstance(answer, Ballots):
             groups: dict[int, list[int]] = {}
             for voter, target in answer.votes:
@@ -230,7 +230,10 @@ class Dialogue:
             value = answer.said  # the lobby's choices say themselves ("关机")
         else:
             value = self.script._refusal_value("answer", answer)
-        self.own("read_back", prompt, answer=value)
+        if not self.script.render(Entry("{answer}"), "listening.read_back", answer=value).text.strip():
+            value = (heard_words(heard) if heard is not None else "") or self.script.line(
+                "listening", "that_answer").text
+        self.own("read_back_again" if again else "read_back", prompt, answer=value)
 
     # ---- listening ------------------------------------------------------------------------------------
 
@@ -240,6 +243,7 @@ class Dialogue:
             self.last = list(asked)
         self.refused_in_secret = False
         pending: Answer | None = None
+        self.gathered = Gathered(self.session.prompt or START)
         silent_since = self.clock.now()
         reminders = 0
         while True:
@@ -253,8 +257,10 @@ class Dialogue:
             due = self.wake() if self.wake is not None else None
             if due is not None:
                 timeout = due if timeout is None else min(timeout, due)
+            if self.gathered.prompt is not prompt:  # a new question (or the same asked again after 撤销)
+                self.gathered, pending = Gathered(prompt), None
             held = self.held.pop(0) if self.held and not self.paused else None
-            heard = held or self.ear.listen(prompt, self.session.setup.players, timeout)
+            heard = held or self.ear.listen(self.gathered.listening(), self.session.setup.players, timeout)
             if heard is None:
                 if self.ear.ended():
                     return None
@@ -268,7 +274,7 @@ class Dialogue:
                 continue
             silent_since, reminders = self.clock.now(), 0
             outcome = self._heard(heard, prompt, pending)
-            if isinstance(outcome, _Pending):
+            if isinstance(outcome, Pending):
                 pending = outcome.answer
             elif isinstance(outcome, Accepted):
                 return outcome
@@ -289,7 +295,7 @@ class Dialogue:
         return line
 
     def _heard(self, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
-        """Act on one heard thing: an Accepted to return, a _Pending read-back, or None to go on listening."""
+        """Act on one heard thing: an Accepted to return, a Pending read-back, or None to go on listening."""
         text = heard.text.strip()
         control = self.pack.control(text)
         if self.paused:
@@ -299,32 +305,38 @@ class Dialogue:
             elif control is None and heard.source in ("text", "keypad"):  # typed on purpose: kept, not lost
                 self.held.append(heard)
                 self.own("held", prompt)
-            return _Pending(pending)
+            return Pending(pending)
         if control == "repeat":
             for line in self.last or []:
                 self.say(line, prompt, remember=False)
             if not self.last:
                 self.own("nothing_to_repeat", prompt)
-            return _Pending(pending)
+            return Pending(pending)
         if control == "undo":
-            if pending is not None:
+            if pending is not None or self.gathered.open():
+                self.gathered = Gathered(prompt)  # what this question gathered goes; the question stays
                 self.own("dropped", prompt)
-                return _Pending(None)
+                return Pending(None)
             return self._undo(prompt)
         if control == "pause":
             self.paused = True
             self.own("paused_named" if prompt.kind in WAKE_KINDS else "paused", prompt,
                      judge=to_script(self.pack.wake[0], self.script.lang))
-            return _Pending(pending)
+            return Pending(pending)
         if control == "resume" and not self._reads(text, prompt):
-            return _Pending(pending)  # 继续 while nothing is paused (the lobby's "继续吗？" takes it as an answer)
+            return Pending(pending)  # 继续 while nothing is paused (the lobby's "继续吗？" takes it as an answer)
+        if control in ("confirm", "deny") and pending is None and self.gathered.offer is not None:
+            return self._offer_answered(control == "confirm", prompt)
         if control in ("confirm", "deny") and (pending is not None or YesNo not in prompt.accepts):
             if pending is None:
                 self.own("not_pending", prompt)
-                return _Pending(None)
+                return Pending(None)
             if control == "deny":
+                self.gathered.close()
+                if isinstance(pending, Seats) and len(pending.seats) == 1:
+                    self.gathered.declined.add(pending.seats[0])  # that seat is not it: never offered
                 self.own("dropped", prompt)
-                return _Pending(None)
+                return self._missed(prompt)
             return self._submit(pending, prompt)
         explained = self.session.explain(text)  # 规则 …: the Session routes the judge's lines
         if explained is not None:
@@ -332,40 +344,31 @@ class Dialogue:
             for line in lines:
                 self.say(line, prompt, remember=False)
             self.last = lines
-            return _Pending(pending)
+            return Pending(pending)
+        if heard.source in SPOKEN:
+            self.gathered.note(heard)
+        fix = read_correction(text) if isinstance(pending, Seats) or self.gathered.kept else None
+        if fix is not None:
+            return self._corrected(fix, heard, prompt, pending)
         text = self._strip_deny(text)
         try:
             answer = self.read(text, prompt)
         except (NotUnderstood, Ambiguous) as e:
             other = self._alternative(heard, prompt)
             if other is not None:  # never taken without 对: it is not what the recogniser heard best
-                self.read_back(other, prompt)
-                return _Pending(other)
-            self.say(self.session.refusal_line(prompt, e.refusal), prompt, remember=self._remember_refusals,
-                     quiet=self._unheard(heard))
-            return _Pending(pending)
-        refusal = self.session.refusal(prompt, answer)
-        if refusal is not None:
-            line = self.session.refusal_line(prompt, refusal)
-            if names_secret(refusal) and not self.secret_now(prompt):
-                self.refused_in_secret = True  # a lover's ballot: the table must not hear it asked again
-            self.say(line, prompt, remember=self._remember_refusals, quiet=self._unheard(heard))
-            return _Pending(pending)
-        if getattr(answer, "confirm", False) or self._reads_back(heard, answer, prompt):
-            self.read_back(answer, prompt)
-            return _Pending(answer)
-        return self._submit(answer, prompt)
+                self.read_back(other, prompt, heard)
+                return Pending(other)
+            part = partial(text, prompt) if heard.source in SPOKEN and e.refusal.code == "words.unknown" else ()
+            if part:  # "一号 四号 八号 열 是": the seats heard are kept, the rest asked for
+                return self._answered(Seats(part), heard, prompt, None)
+            self.refuse(self.session.refusal_line(prompt, plain(e.refusal, heard)), prompt, heard)
+            return self._missed(prompt, pending) if heard.source in SPOKEN else Pending(pending)
+        return self._answered(answer, heard, prompt, pending)
 
     def _unheard(self, heard: Heard) -> bool:
         """A game's answer the table did not hear given (typed or keyed): its refusal is the host's alone. The
         lobby of `narrator serve` keeps no secret from the people setting up the game: it says them all."""
         return not aloud(heard) and isinstance(self.session, Session)
-
-    @property
-    def _remember_refusals(self) -> bool:
-        """Whether 重复 says a refusal again: in a game yes (the host asks what was wrong); the lobby of
-        `narrator serve` says False (`repeat_refusals`): 重复 there says the question it asked."""
-        return bool(getattr(self.session, "repeat_refusals", True))
 
     def _alternative(self, heard: Heard, prompt: Prompt) -> Answer | None:
         """When the best reading of speech means nothing ("一号 四号 八号 열 是": a word cut in two, a stray
@@ -385,17 +388,12 @@ class Dialogue:
                 return answer
         return None
 
+    @property
+    def policy(self) -> Policy:
+        return self.cfg.policy
+
     def _reads_back(self, heard: Heard, answer: Answer, prompt: Prompt) -> bool:
-        policy = self.cfg.read_back
-        if policy == "always":
-            return True
-        if not irreversible(prompt.kind, answer):
-            return False
-        if heard.text.strip(" 。！!.") in PASS_WORDS:  # 过 at a kill, shot, poison …: a slip after many "请说过"
-            return True
-        spoken = heard.source in ("voice", "file")
-        return spoken and (policy == "irreversible"
-                           or doubtful(heard, prompt, self.pack, self.cfg.doubt_gap, self.read))
+        return self.policy.reads_back(heard, answer, prompt, self.pack, self.read)
 
     def _reads(self, text: str, prompt: Prompt) -> bool:
         try:
@@ -416,24 +414,25 @@ class Dialogue:
         result = self.session.submit(answer)
         if isinstance(result, Accepted):
             return result
-        self.say(result.line, prompt)
-        return _Pending(None)
+        self.refuse(result.line, prompt)
+        return Pending(None)
 
     def _undo(self, prompt: Prompt) -> Any:
         if not self.session.undo():
             self.own("nothing_to_undo", prompt)
-            return _Pending(None)
+            return Pending(None)
         again = self.session.prompt
         self.own("undone", again)
         lines = self.session.take_lines()
         for line in lines:
             self.say(line, again, remember=False)
         self.last = [self._routed(x, again) for x in lines] if again is not None else []
-        return _Pending(None)
+        return Pending(None)
 
 
-@dataclass(frozen=True, slots=True)
-class _Pending:
-    """Keep listening; `answer` is the read-back waiting for 对 (or None)."""
-
-    answer: Answer | None
+def plain(refusal: Refusal, heard: Heard) -> Refusal:
+    """A refusal fit for the host's ears: the recogniser's own tokens ("没听懂“하나”", a model's word for a
+    stray sound) never reach him — spoken words not understood are "没听懂" and what to say."""
+    if heard.source in SPOKEN and refusal.code == "words.unknown":
+        return refuse("words.not_understood", wanted=refusal.values.get("wanted", ()))
+    return refusal

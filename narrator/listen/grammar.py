@@ -73,12 +73,45 @@ class Pack:
     """Words that start the game at `START` ("开始")."""
     filler: tuple[str, ...] = ()
     """Words of the model (not host words) that stand for talk where people talk ("[unk]")."""
+    dropped: frozenset[str] = frozenset()
+    """Host words never offered (a pack without `say:`, whose host words are what is spoken): `without`."""
 
     def named(self, judge_name: str | None) -> Pack:
         """This pack with the judge called `judge_name` (a host word; None or "" keeps the pack's)."""
         from dataclasses import replace
 
         return replace(self, wake=(judge_name,)) if judge_name else self
+
+    def without(self, forms: str) -> Pack:
+        """This pack without the spoken forms a calibration found the host's voice does not get through (the
+        config's `game.drop_forms`): "一号:하나, 七号:일곱" drops those forms of those host words (a `say:`
+        pack), "幺号, 幺" those host words (a pack whose host words are spoken as they are). Raises PackError
+        for a form the pack does not have, or one that is the last way to say its word."""
+        from dataclasses import replace
+
+        say = {host: list(said) for host, said in self.say.items()}
+        dropped = set(self.dropped)
+        for entry in (e.strip() for e in forms.replace("，", ",").split(",")):
+            if not entry:
+                continue
+            host, _, form = entry.partition(":") if ":" in entry else ("", "", entry)
+            host, form = host.strip(), form.strip()
+            if say:
+                owners = [h for h, said in say.items() if form in said and (not host or h == host)]
+                if not owners:
+                    raise PackError(f"cannot drop {entry!r}: the grammar {self.name} has no such spoken form")
+                for owner in owners:
+                    if len(say[owner]) == 1:
+                        raise PackError(f"cannot drop {form!r}: it is the last way the grammar {self.name} "
+                                        f"says {owner}")
+                    say[owner].remove(form)
+            else:
+                groups = [*self.controls.values(), self.wake, self.start]
+                if any(form in group and all(w == form or w in dropped for w in group) for group in groups):
+                    raise PackError(f"cannot drop {form!r}: it is the last word of its kind in the grammar "
+                                    f"{self.name}")
+                dropped.add(host or form)
+        return replace(self, say={h: tuple(f) for h, f in say.items()}, dropped=frozenset(dropped))
 
     def control(self, words: str) -> str | None:
         """Which control `words` are ("undo" …), ignoring spaces the recogniser puts between words."""
@@ -172,6 +205,8 @@ def legal_host_words(prompt: Prompt, max_seat: int, pack: Pack) -> list[str]:
     for kind in prompt.accepts:
         words += pack.extra.get(ANSWER_SLUGS.get(kind, ""), ())
     words += pack.extra.get("rules", ())  # 规则 …, at any prompt (Session.explain)
+    if prompt.accepts == {Seats} and prompt.min_seats > 1:  # "不是十号，是十一号", "去掉十号" (listen/converge.py)
+        words += pack.extra.get("repair", ())
     words += pack.control_words()
     return list(dict.fromkeys(words))
 
@@ -230,6 +265,8 @@ class Grammar:
 
     def spoken(self, host_word: str) -> list[str]:
         """The recogniser phrases for one host word (split into known pieces)."""
+        if host_word in self.pack.dropped:
+            return []
         forms = self.pack.say.get(host_word, ()) if self.pack.say else (host_word,)
         words_only = bool(self.pack.say) or host_word in self.pack.own_words()
         out = []

@@ -29,6 +29,9 @@ class EarOptions:
     """A pack name (grammars/PACK.yaml) or the path of a pack file."""
     judge_name: str | None = None
     """The judge's name before a command where people talk (None: the pack's, 法官)."""
+    drop_forms: str = ""
+    """Spoken forms left out of the pack (`Pack.without`: what a calibration found the host's voice does not
+    get through; the config's game.drop_forms)."""
     keypad: bool = False
     keypad_device: str | None = None
     """Where keys come from: None or "terminal" (the terminal), "auto", or an input device (evkeys.py)."""
@@ -50,7 +53,8 @@ def voice_parts(opts: EarOptions) -> tuple[Recognizer, Grammar, Endpointer]:
                           "(or answer with --keypad / --text)")
     try:
         model: Any = load_model(folder)
-        grammar = Grammar(load_pack(opts.pack).named(opts.judge_name), lambda w: knows(model, w))
+        pack = load_pack(opts.pack).named(opts.judge_name).without(opts.drop_forms)
+        grammar = Grammar(pack, lambda w: knows(model, w))
         grammar.check(opts.max_seat)
     except (ModelError, PackError, VocabularyError) as e:
         raise ListenError(str(e)) from None

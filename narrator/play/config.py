@@ -15,7 +15,10 @@ read by `play`, `resume` and `doctor`. Command-line options override it.
     [game]
     lang = "zh-Hans"
     input = "voice,keypad"   # voice, keypad, text (comma-separated)
-    read_back = "irreversible"  # always, irreversible (every spoken kill, poison, shot, exile, badge, duel), doubt
+    read_back = "irreversible"  # always, irreversible (spoken kill, poison, shot, exile, badge, duel, check), doubt
+    seat_doubt = "always"    # always: every spoken seat answer is read back; score: the N-best gap decides
+    doubt_gap = "3"          # Vosk score units: readings meaning different answers closer than this are a doubt
+    drop_forms = ""          # spoken forms the host's voice does not get through: "一号:하나, 七号:일곱" (calibration)
     judge_name = ""          # the judge's name before a command during speeches ("" = the grammar's: 法官)
     [web]
     listen = "auto"          # narrator serve's recap pages: auto (port 80, else 8080), HOST:PORT, :PORT, off
@@ -34,6 +37,7 @@ INPUTS = ("voice", "keypad", "text")
 LANGS = ("zh-Hans", "zh-Hant")
 BACKENDS = ("edge", "espeak")
 READ_BACK = ("always", "irreversible", "doubt")
+SEAT_DOUBT = ("always", "score")
 
 
 class ConfigError(ValueError):
@@ -76,6 +80,14 @@ class GameCfg:
     input: str = "voice,keypad"
     read_back: str = "irreversible"
     judge_name: str = ""
+    seat_doubt: str = "always"
+    """"always": every spoken seat answer is read back (measured: no score told a misread seat); "score": the
+    N-best gap decides (narrator/listen/doubt.py)."""
+    doubt_gap: str = "3"
+    """Vosk score units: two readings meaning different answers closer than this are a doubt."""
+    drop_forms: str = ""
+    """Spoken forms the ear leaves out of the grammar pack: "一号:하나, 七号:일곱" (a `say:` pack) or "幺号, 幺"
+    (narrator/listen/grammar.py `Pack.without`); what a calibration of the host's voice writes."""
 
 
 @dataclass
@@ -142,6 +154,15 @@ class Config:
         if self.game.read_back not in READ_BACK:
             raise ConfigError(f"{where}: game.read_back must be one of {', '.join(READ_BACK)}, "
                               f"not {self.game.read_back!r}")
+        if self.game.seat_doubt not in SEAT_DOUBT:
+            raise ConfigError(f"{where}: game.seat_doubt must be one of {', '.join(SEAT_DOUBT)}, "
+                              f"not {self.game.seat_doubt!r}")
+        try:
+            gap_ok = 0.0 <= float(self.game.doubt_gap) <= 1000.0
+        except ValueError:
+            gap_ok = False
+        if not gap_ok:
+            raise ConfigError(f"{where}: game.doubt_gap must be a number from 0 to 1000, not {self.game.doubt_gap!r}")
         for key, low, high in (("volume", -30.0, 12.0), ("pace", 0.3, 3.0)):
             raw = getattr(self.voice, key)
             try:

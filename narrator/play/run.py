@@ -55,6 +55,12 @@ class Wiring:
     """The grammar pack (grammars/<pack>.yaml, or a path to one) the ear and the dialogue use."""
     read_back: str = "irreversible"
     """The dialogue's read-back policy: always, irreversible, doubt."""
+    seat_doubt: str = "always"
+    """Whether every spoken seat answer is read back ("always") or the N-best gap decides ("score")."""
+    doubt_gap: float = 3.0
+    """Vosk score units: readings meaning different answers closer than this are a doubt."""
+    drop_forms: str = ""
+    """Spoken forms the ear leaves out of the pack (the config's game.drop_forms: `Pack.without`)."""
     judge_name: str | None = None
     """The judge's name before a command during speeches (None: the pack's)."""
     cache_dir: Path | None = None
@@ -91,7 +97,8 @@ class Wiring:
                    backend=backend or config.voice.backend, voice=voice or config.voice.name or None, rate=rate,
                    pace=pace, model=model, pack=pack, read_back=read_back or config.game.read_back,
                    judge_name=judge_name or config.game.judge_name or None, cache_dir=cache_dir,
-                   live_console=live_console, keypad=config.audio.keypad)
+                   live_console=live_console, keypad=config.audio.keypad, seat_doubt=config.game.seat_doubt,
+                   doubt_gap=float(config.game.doubt_gap), drop_forms=config.game.drop_forms)
 
     def check(self, players: int | None = None) -> None:
         """Every device and input this game needs, before the first line (and before a game is saved): the
@@ -103,7 +110,7 @@ class Wiring:
         if self.read_back not in READ_BACK:
             raise StartProblem(f"--read-back {self.read_back}: choose one of {', '.join(READ_BACK)}")
         try:
-            load_pack(self.pack)
+            load_pack(self.pack).without(self.drop_forms)
         except PackError as exc:
             raise StartProblem(f"--grammar {self.pack}: {exc}") from exc
         if "voice" in self.inputs and self.model is not None:
@@ -152,7 +159,7 @@ class Wiring:
             return self.opened
         try:
             return bootstrap.ear(self.inputs, mic=self.mic, model=self.model_folder(), pack=self.pack,
-                                 judge_name=self.judge_name,
+                                 judge_name=self.judge_name, drop_forms=self.drop_forms,
                                  max_seat=max(players, 12), cache_dir=self.cache_dir, stdin=stdin,
                                  keypad=self.keypad)
         except ListenError as exc:
@@ -285,6 +292,8 @@ def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Ear, console: C
         return store.writable_problem(game[0].folder if game[0] is not None else games_dir())
 
     config = DialogueConfig(pack=wiring.pack, read_back=wiring.read_back,  # type: ignore[arg-type]
+                            seat_doubt=wiring.seat_doubt, doubt_gap=wiring.doubt_gap,  # type: ignore[arg-type]
+                            drop_forms=wiring.drop_forms,
                             judge_name=wiring.judge_name)
     live = Live(session, mouth, ear, view=view, config=config, clock=bootstrap.clock(),
                 on_start=None if saved is not None else on_start, writable=writable)

@@ -53,18 +53,21 @@ def test_a_refused_answer_changes_nothing() -> None:
     assert said.public() == [] and said.host()
 
 
-def test_a_doubtful_kill_is_read_back_to_the_host_and_needs_yes() -> None:
+def test_two_readings_of_a_kill_are_a_choice_then_a_read_back_to_the_host() -> None:
+    """七号 or 一号: the judge asks which (the ear then listens for those two seats only), reads the choice
+    back and takes it on 对 — all in the earpiece."""
     session, deal = table()
     auto_until(session, deal, "wolves.kill")
     close = voice(("七号", 100.0), ("一号", 99.0))
-    d, _, said = dialogue(session, [close, lambda: none_yet(), "对"])
+    d, _, said = dialogue(session, [close, lambda: none_yet(), voice(("七号", 100.0)), "对"])
 
     def none_yet() -> None:
         assert session.prompt is not None and session.prompt.kind == "wolves.kill"
+        assert d.gathered.listening().seats == (1, 7)  # the grammar holds the two seats alone
 
     assert isinstance(d.answer(), Accepted)
     assert session.answers[-1] == ("wolves.kill", Seats((7,)))
-    assert said.host() == ["七号，对吗？"] and said.public() == []
+    assert said.host() == ["是七号还是一号？", "七号，对吗？"] and said.public() == []
 
 
 def test_a_reading_that_means_nothing_gives_way_to_the_next_legal_one_read_back() -> None:
@@ -92,8 +95,8 @@ def test_a_reading_that_means_nothing_gives_way_to_the_next_legal_one_read_back(
 def test_no_replaces_a_read_back_and_a_new_answer_replaces_it_too() -> None:
     session, deal = table()
     auto_until(session, deal, "wolves.kill")
-    a = voice(("七号", 100.0), ("一号", 99.0))
-    b = voice(("三号", 100.0), ("八号", 99.5))
+    a = voice(("七号", 100.0))
+    b = voice(("三号", 100.0))
     d, _, said = dialogue(session, [a, "不对", b, "不对，九号"])
     assert isinstance(d.answer(), Accepted)
     assert session.answers[-1] == ("wolves.kill", Seats((9,)))  # typed: never in doubt
@@ -104,7 +107,7 @@ def test_a_clear_reading_is_not_read_back_unless_configured() -> None:
     session, deal = table()
     auto_until(session, deal, "wolves.kill")
     clear = voice(("七号", 100.0), ("七 号", 99.9), ("一号", 80.0))
-    d, _, said = dialogue(session, [clear], read_back="doubt")
+    d, _, said = dialogue(session, [clear], read_back="doubt", seat_doubt="score")
     assert isinstance(d.answer(), Accepted) and said == []
     session2, _ = table()
     auto_until(session2, deal, "wolves.kill")
@@ -127,23 +130,30 @@ def test_by_default_every_spoken_irreversible_answer_is_read_back_to_the_host_at
     assert isinstance(d.answer(), Accepted)
     assert session.answers[-1] == ("wolves.kill", Seats((7,)))  # typed: never misheard, taken at once
     assert said.host() == ["三号，对吗？", "好，请重新回答。"] and said.public() == []
-    # A reversible answer (the seer's check) is taken at once, spoken or not.
-    auto_until(session, deal, "seer.check", {"witch.save": "不救", "witch.poison": "没有"})
-    d, _, said = dialogue(session, [voice(("一号", 100.0))])
+    # The seer's check decides the game as well: read back too. A reversible answer the recogniser does not
+    # doubt (救 / 不救, one clear reading) is taken at once.
+    auto_until(session, deal, "witch.save")
+    d, _, said = dialogue(session, [voice(("不救", 100.0))])
     assert isinstance(d.answer(), Accepted) and said == []
+    auto_until(session, deal, "seer.check", {"witch.poison": "没有"})
+    d, _, said = dialogue(session, [voice(("一号", 100.0)), "对"])
+    assert isinstance(d.answer(), Accepted) and said.host() == ["一号，对吗？"]
 
 
 def test_read_back_policies() -> None:
     from narrator.engine.answers import Duel
 
     assert irreversible("speech.end", Duel(5, 3)) and not irreversible("speech.end")
-    for policy, spoken, typed in (("always", True, True), ("irreversible", True, False), ("doubt", False, False)):
+    cases = (("always", "always", True, True), ("irreversible", "always", True, False),
+             ("doubt", "always", True, False), ("always", "score", True, True),
+             ("irreversible", "score", True, False), ("doubt", "score", False, False))
+    for policy, seat_doubt, spoken, typed in cases:
         for said_as, read in ((voice(("七号", 100.0)), spoken), ("七号", typed)):
             session, deal = table()
             auto_until(session, deal, "wolves.kill")
-            d, _, said = dialogue(session, [said_as, "对"], read_back=policy)
+            d, _, said = dialogue(session, [said_as, "对"], read_back=policy, seat_doubt=seat_doubt)
             assert isinstance(d.answer(), Accepted)
-            assert (said.host() == ["七号，对吗？"]) is read, (policy, said_as)
+            assert (said.host() == ["七号，对吗？"]) is read, (policy, seat_doubt, said_as)
 
 
 def test_a_day_read_back_is_public_and_says_the_ballots() -> None:
@@ -219,7 +229,8 @@ def test_doubt_is_between_readings_meaning_different_answers() -> None:
     assert doubtful(unk, prompt, pack, 3.0)
     assert irreversible("wolves.kill") and irreversible("vote.exile") and irreversible("badge.pass")
     assert irreversible("hunter.shoot") and irreversible("wolf_king.take") and irreversible("witch.poison")
-    assert not irreversible("witch.save") and not irreversible("seer.check")
+    assert irreversible("seer.check") and irreversible("wolves.identify")  # they decide every later step
+    assert not irreversible("witch.save") and not irreversible("speech.end")
 
 
 @settings(max_examples=40, deadline=None)
@@ -315,6 +326,71 @@ def test_a_pause_where_people_talk_names_the_judge_as_configured() -> None:
     d, _, said = dialogue(session, ["暂停", "继续", "过"])
     assert isinstance(d.answer(), Accepted)
     assert "已暂停，说“法官，继续”接着进行。" in said.public() + said.host()
+
+
+def test_the_recogniser_s_own_tokens_never_reach_the_host() -> None:
+    """"没听懂“하나”" would hand the host a word of the model; spoken words not understood are "没听懂"."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    d, _, said = dialogue(session, [voice(("七号 하나", 100.0)), voice(("七号", 100.0)), "对"])
+    assert isinstance(d.answer(), Accepted)
+    assert said.host() == ["没听懂，请说座位号。", "七号，对吗？"]
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    d, _, said = dialogue(session, ["七号 하나", "七号"])  # typed: the host's own words, said back as typed
+    assert isinstance(d.answer(), Accepted) and said.host() == ["没听懂“하나”，请说座位号。"]
+
+
+def test_a_seat_again_or_a_stray_word_is_refused_never_dropped() -> None:
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    d, _, said = dialogue(session, [voice(("四号 九号 四号", 100.0)), voice(("一号 三号 是", 100.0)),
+                                    voice(("九号", 100.0)), "对"])
+    assert isinstance(d.answer(), Accepted) and session.answers[-1] == ("wolves.kill", Seats((9,)))
+    assert said.host() == ["四号说了两次，请把座位号重新说一遍。", "座位号后面多了“是”，请只说座位号。",
+                           "是四号吗？说对或不对，也可以在键盘上按4和回车。",  # two misses: one seat at a time
+                           "九号，对吗？"]  # he said the seat instead: read back
+
+
+def test_while_a_read_back_waits_a_new_spoken_answer_is_read_back_too() -> None:
+    """The host answers "七号，对吗？" with the right seat instead of 不对: it is read back, never taken."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    d, _, said = dialogue(session, [voice(("七号", 100.0)), voice(("九号", 100.0)), lambda: not_yet(), "对"],
+                          seat_doubt="score")
+    wolves = session.prompt
+
+    def not_yet() -> None:
+        assert session.prompt is wolves
+
+    assert isinstance(d.answer(), Accepted) and session.answers[-1] == ("wolves.kill", Seats((9,)))
+    assert said.host() == ["七号，对吗？", "九号，对吗？"]
+
+
+def test_a_read_back_always_says_what_was_heard() -> None:
+    """An answer with no words of its own (a lobby choice with an empty `said`) is read back as the words
+    heard — never "，对吗？" with nothing before it (what left the lobby asking in a loop)."""
+    from narrator.serve.lobby import Choice
+
+    session, _ = table()
+    d, _, said = dialogue(session, [])
+    assert session.prompt is not None
+    d.read_back(Choice("players", 12, said=""), session.prompt, voice(("十二 个 [unk]", 100.0)))
+    d.read_back(Choice("players", 12, said=""), session.prompt, voice(("열두", 100.0)))
+    assert [x.text for x in said] == ["十二个，对吗？", "刚才的回答，对吗？"]
+
+
+def test_repeat_after_a_refusal_says_it_again_unless_the_session_says_not() -> None:
+    """In a game 重复 after a refusal says the refusal again; a session with `repeat_refusals = False` (the
+    lobby of `narrator serve`) gets its question instead."""
+    for repeat_refusals, again in ((True, "没有十五号"), (False, "狼人刀了谁")):
+        session, deal = table()
+        auto_until(session, deal, "wolves.kill")
+        if not repeat_refusals:
+            session.repeat_refusals = False  # type: ignore[attr-defined]
+        d, _, said = dialogue(session, ["十五号", "重复", "七号"])
+        assert isinstance(d.answer(), Accepted)
+        assert again in said.host()[-1], said.host()
 
 
 def test_by_day_a_refused_typed_or_keyed_answer_is_told_on_the_console_a_spoken_one_aloud() -> None:

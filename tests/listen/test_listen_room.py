@@ -181,8 +181,10 @@ def test_a_night_and_a_day_answered_by_voice_through_the_room(pulse: object, tmp
         say(line)
         host_answers()
 
+    # The recogniser double never misreads: the gap alone decides a read-back (seat_doubt "score"), and this
+    # game is answered at once — the read-backs of a real recogniser are tests/listen/test_listen_converge.py's.
     dialogue = Dialogue(session, ear, dialogue_say, SystemClock(), DialogueConfig(ask_again_s=6.0, remind_s=6.0,
-                                                                         read_back="doubt"))
+                                                                         read_back="doubt", seat_doubt="score"))
     player.start(ready_timeout_s=10.0)
     mixer.switch_bed("night")
     ear.follow(mixer)  # deaf to whatever the room plays from the judge, and its echo

@@ -35,7 +35,8 @@ def test_setup_writes_the_config_and_is_safe_to_run_again(home: Path) -> None:
     assert config(home) == {"audio": {"table": "none", "host": "", "mic": "default", "echo_cancel": "",
                                       "keypad": "auto"},
                             "voice": {"backend": "espeak", "name": "", "volume": "0", "pace": "1"},
-                            "game": {"lang": "zh-Hans", "input": "text", "read_back": "irreversible", "judge_name": ""},
+                            "game": {"lang": "zh-Hans", "input": "text", "read_back": "irreversible", "judge_name": "",
+                                     "seat_doubt": "always", "doubt_gap": "3", "drop_forms": ""},
                             "web": {"listen": "auto"}}
     code, out = invoke("setup", *QUIET, "--no-test", "--lang", "zh-Hant")
     assert code == 0, out

@@ -1,0 +1,179 @@
+"""The dialogue's repairs at one question (mixed into `Dialogue`, narrator/listen/dialogue.py): what to do
+with an answer once it is read — keep its seats and ask for the rest, correct one seat, offer a choice between
+two readings, read it back, or take it — and the seat-by-seat offers after two misses.
+
+The state is `converge.Gathered` (what this question has gathered); the rules of doubt are doubt.py's. Every
+line goes through the dialogue's `own` / `say`, so at night every repair is heard by the host alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from narrator.engine.answers import Answer, Seats
+from narrator.engine.prompts import Prompt
+from narrator.hostwords import Ambiguous, NotUnderstood
+from narrator.judge.lines import Line
+from narrator.judge.script import Script, Seat, seats
+from narrator.listen.base import Heard
+from narrator.listen.converge import (
+    PARTIAL_CODES,
+    Correction,
+    Gathered,
+    corrected,
+    merged,
+    multi_seat,
+    needed,
+    one_seat_apart,
+)
+from narrator.listen.doubt import SPOKEN, Policy
+from narrator.listen.grammar import UNK
+from narrator.session import names_secret
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """Keep listening; `answer` is the read-back waiting for 对 (or None)."""
+
+    answer: Answer | None
+
+
+class Repairs:
+    """Acting on an answer read at one question (see the module docstring)."""
+
+    gathered: Gathered
+    session: Any
+    script: Script
+    refused_in_secret: bool
+
+    if TYPE_CHECKING:  # the dialogue's own, used here
+        @property
+        def policy(self) -> Policy: ...
+        def own(self, key: str, prompt: Prompt | None, **values: Any) -> None: ...
+        def say(self, line: Line, prompt: Prompt | None, *, remember: bool = True, quiet: bool = False) -> None: ...
+        def refuse(self, line: Line, prompt: Prompt | None, heard: Heard | None = None) -> None: ...
+        def read(self, text: str, prompt: Prompt) -> Any: ...
+        def read_back(self, answer: Any, prompt: Prompt, heard: Heard | None = None, *,
+                      again: bool = False) -> None: ...
+        def secret_now(self, prompt: Prompt | None) -> bool: ...
+        def _reads_back(self, heard: Heard, answer: Answer, prompt: Prompt) -> bool: ...
+        def _submit(self, answer: Answer, prompt: Prompt) -> Any: ...
+    def _answered(self, answer: Answer, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
+        """An answer read from the host's words (or gathered): kept for more seats, a choice, read back, or
+        submitted."""
+        chosen = self.gathered.chosen(answer)
+        if chosen is not None:
+            answer = chosen
+        self.gathered.close()
+        if isinstance(answer, Seats) and multi_seat(prompt) and answer.seats:
+            if isinstance(pending, Seats) and len(answer.seats) < needed(prompt):
+                self.own("which_one", prompt)  # one seat for a whole answer waiting: which does it replace?
+                return Pending(pending)
+            answer = Seats(merged(self.gathered.kept, answer.seats, needed(prompt)))
+        refusal = self.session.refusal(prompt, answer)
+        if refusal is not None:
+            if refusal.code in PARTIAL_CODES and isinstance(answer, Seats) and answer.seats:
+                self.gathered.kept = answer.seats  # the seats heard are kept; only the rest is asked for
+                self.own("still_missing", prompt, seats=seats(answer.seats),
+                         n=self.script.count(needed(prompt) - len(answer.seats)))
+                return Pending(None)
+            line = self.session.refusal_line(prompt, refusal)
+            if names_secret(refusal) and not self.secret_now(prompt):
+                self.refused_in_secret = True  # a lover's ballot: the table must not hear it asked again
+            self.refuse(line, prompt, heard)
+            return self._missed(prompt, pending) if heard.source in SPOKEN else Pending(pending)
+        self.gathered.kept = ()
+        if heard.source in SPOKEN and pending is not None and answer == pending:
+            # the read-back answered with what it said: a correction misread the same way, or a 对 in other
+            # words — never taken; 对 is asked for, and it is a miss
+            if self.gathered.missed():
+                return self._offer_next(prompt)
+            self.read_back(answer, prompt, heard, again=True)
+            return Pending(pending)
+        if heard.source in SPOKEN and isinstance(answer, Seats) and len(answer.seats) == 1:
+            if answer.seats[0] in self.gathered.declined:  # the seat he said was not it: the same misreading
+                self.own("not_that", prompt, seat=Seat(answer.seats[0]))
+                return self._missed(prompt, pending)
+            if isinstance(pending, Seats) and len(pending.seats) == 1 and answer != pending:
+                self.gathered.declined.add(pending.seats[0])  # a read-back answered with another seat: a miss
+                self.gathered.misses += 1
+        rival = self._rival(heard, answer, prompt) if chosen is None else None
+        if rival is not None:  # two readings one seat apart: "是一号还是七号？", the ear listens for those two
+            self.gathered.open_choice(answer, rival)
+            a, b = one_seat_apart(answer, rival) or (0, 0)
+            self.own("choice", prompt, a=Seat(a), b=Seat(b))
+            return Pending(None)
+        if self._reads_back(heard, answer, prompt) or (heard.source in SPOKEN and (pending is not None
+                                                                                    or chosen is not None)):
+            # while a read-back waits, a new spoken answer is itself read back, never taken
+            self.read_back(answer, prompt, heard)
+            return Pending(answer)
+        return self._submit(answer, prompt)
+
+    def _rival(self, heard: Heard, answer: Answer, prompt: Prompt) -> Answer | None:
+        """Another reading of the same speech, legal here and one seat away from `answer`, close enough to be a
+        doubt (any, when every spoken seat is doubted): what a choice offers."""
+        if heard.source not in SPOKEN or not heard.alternatives:
+            return None
+        best = heard.alternatives[0][1]
+        for text, score in heard.alternatives[1:]:
+            try:
+                other: Answer = self.read(" ".join(t for t in text.split() if t != UNK), prompt)
+            except (NotUnderstood, Ambiguous):
+                continue
+            if other == answer or one_seat_apart(answer, other) is None:
+                continue
+            if self.session.refusal(prompt, other) is not None:
+                continue
+            if self.policy.seat_doubt == "always" or best - score < self.policy.doubt_gap:
+                return other
+        return None
+
+    def _corrected(self, fix: Correction, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
+        """"不是十号，是十一号" / "去掉十号": one seat of the answer waiting (or of the seats kept) changed."""
+        base = pending.seats if isinstance(pending, Seats) else self.gathered.kept
+        changed = corrected(base, fix)
+        if changed is None:
+            self.own("not_in_answer", prompt, seat=Seat(fix.drop or 0))
+            return Pending(pending)
+        self.gathered.kept = ()
+        if not changed:
+            self.own("dropped", prompt)
+            return Pending(None)
+        return self._answered(Seats(changed), heard, prompt, None)
+
+    def _missed(self, prompt: Prompt, pending: Answer | None = None) -> Any:
+        """A spoken answer refused, or a 不对: after the second at one question, offer one seat at a time (typed
+        words are never misheard: a seat offered by voice would not help them)."""
+        if self.gathered.offer is None and self.gathered.missed():
+            return self._offer_next(prompt)
+        return Pending(pending)
+
+    def _offer_next(self, prompt: Prompt) -> Any:
+        seat = self.gathered.next_offer()
+        if seat is None:
+            self.gathered = Gathered(prompt)
+            self.own("dropped", prompt)
+        else:
+            self.own("offer", prompt, seat=Seat(seat), keys=str(seat))
+        return Pending(None)
+
+    def _offer_answered(self, yes: bool, prompt: Prompt) -> Any:
+        """对 / 不对 to "是七号吗？": the seat is taken (with the seats kept), or the next is offered."""
+        seat = self.gathered.offer
+        assert seat is not None
+        if not yes:
+            self.gathered.declined.add(seat)
+            return self._offer_next(prompt)
+        kept = (*self.gathered.kept, seat)
+        if multi_seat(prompt) and len(kept) < needed(prompt):
+            self.gathered.kept = kept
+            return self._offer_next(prompt)
+        self.gathered = Gathered(prompt)
+        answer = Seats(kept)
+        refusal = self.session.refusal(prompt, answer)
+        if refusal is not None:
+            self.refuse(self.session.refusal_line(prompt, refusal), prompt)
+            return Pending(None)
+        return self._submit(answer, prompt)  # each seat was said back and confirmed with 对
