@@ -90,6 +90,8 @@ class Reference:
         n, question_heard = heard
         if n < 0:  # nothing heard: the opening again (after the deal line)
             return 1
+        if n == len(self.before):  # the end's mark, after the last answer: the whole game was heard
+            return len(self.lines)
         if not question_heard or n == answers:
             return self.before[n]
         return self.after[n]

@@ -52,7 +52,6 @@ MODERN_SETUPS: tuple[tuple[dict[str, int], dict[str, Any]], ...] = (
 )
 SILENT_EVENTS = {
     "SpeechEnded": "the next speech prompt calls the next speaker",
-    "VoteCalled": "the vote prompt's own line calls the vote",
     "NightComes": "天黑请闭眼 follows at once; 今天的白天结束了 before it was redundant",
 }
 """Events the judge deliberately says nothing for, and why."""
