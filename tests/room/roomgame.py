@@ -226,7 +226,8 @@ def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, tak
         asked = [(t, line) for t, line in run.printed[seen:] if asks_host(line)]
         if asked:
             seen = len(run.printed)
-            judge_started(run, asked[-1][0])  # printed before it is played: the host waits for it
+            if "🎧" not in asked[-1][1]:
+                judge_started(run, asked[-1][0])  # printed before it is played: the host waits for it
             ears.wait_quiet(quiet_s, timeout_s=60)
             reply = reply_to(asked[-1][1], words)
             if READ_BACK in asked[-1][1]:
@@ -318,21 +319,24 @@ def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: fl
     run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), tmp / "data")
     command = ["play", "--preset", str(GAME["preset"]), "--seed", str(seed), "--rule", "sheriff=false",
                "--rule", f"speech_seconds={SPEECH_SECONDS}"]
-    return live(run, room, tmp, command, pace, _host, timeout_s)
+    return live(run, room, tmp, command, pace, _host, timeout_s, earpiece=False)
 
 
 Host = Callable[[GameRun, "Listening", threading.Event], None]
 
 
 def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, host: Host,
-         timeout_s: float, launcher: list[str] | None = None) -> GameRun:
+         timeout_s: float, launcher: list[str] | None = None, earpiece: bool = True) -> GameRun:
     """Run `narrator COMMAND` by voice in the room while `host` talks; fills `run` and returns it.
-    `launcher`: what runs narrator (default `python -m narrator.cli.main`; scripts/trace_narrator.py …)."""
+    `launcher`: what runs narrator (default `python -m narrator.cli.main`; scripts/trace_narrator.py …).
+    `earpiece=False`: the host's lines go to the console (printed) instead of the earpiece — an earpiece's
+    lines are not printed, and the scripted host reads the judge's questions about his answer from the print."""
     env = {**os.environ, "NARRATOR_DATA_DIR": str(run.data), "NARRATOR_CONFIG_DIR": str(tmp / "config"),
            "PYTHONUNBUFFERED": "1"}
     argv = [*(launcher or [sys.executable, "-m", "narrator.cli.main"]), *command,
             "--input", "voice", "--model", "ko", "--grammar", "ko", "--mic", f"pulse:{room.mic}",
-            "--table-device", f"pulse:{room.table}", "--host-device", "pulse:earpiece", "--backend", "espeak",
+            "--table-device", f"pulse:{room.table}", *(["--host-device", "pulse:earpiece"] if earpiece else []),
+            "--backend", "espeak",
             "--rate=+60%", "--pace", str(pace), "--read-back", "always", "--cache-dir", str(tmp / "cache")]
     done = threading.Event()
     ears = Listening([Ears(source, onsets=run.judge_onsets) for source in ("table.monitor", "earpiece.monitor")])
