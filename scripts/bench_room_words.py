@@ -35,7 +35,6 @@ import argparse
 import hashlib
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -52,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "room"))
 
+from bench_room import ensure_pulse  # noqa: E402
 from roomkit import NightBed, Room, espeak, said_in_room  # noqa: E402
 
 from narrator.engine.answers import Pass, Seats, YesNo  # noqa: E402
@@ -242,16 +242,6 @@ def write_wav(path: Path, x: np.ndarray, rate: int = SAMPLE_RATE) -> None:
     part.replace(path)
 
 
-def ensure_pulse() -> subprocess.Popen[bytes] | None:
-    if subprocess.run(["pactl", "info"], capture_output=True, check=False).returncode == 0:
-        return None
-    daemon = subprocess.Popen(["pulseaudio", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(150):
-        if subprocess.run(["pactl", "info"], capture_output=True, check=False).returncode == 0:
-            return daemon
-        time.sleep(0.1)
-    sys.exit("could not start PulseAudio")
 
 
 def record(aec: str, todo: list[tuple[str, str]], batch: int = 30) -> None:
