@@ -226,6 +226,8 @@ class Dialogue(Repairs):
                                           "listening.ballots_group", voters=seats(voters), target=Seat(target))
                 parts.extend(said.pieces)
             value: Any = Pieces(parts)
+        elif isinstance(answer, YesNo) and prompt.kind in self.script.data["names"].get("yes_no_said", {}):
+            value = self.script.data["names"]["yes_no_said"][prompt.kind][0 if answer.yes else 1]
         elif hasattr(answer, "said"):
             value = answer.said  # the lobby's choices say themselves ("关机")
         else:
@@ -335,8 +337,10 @@ class Dialogue(Repairs):
                 self.gathered.close()
                 if isinstance(pending, Seats) and len(pending.seats) == 1:
                     self.gathered.declined.add(pending.seats[0])  # that seat is not it: never offered
+                if self.gathered.offer is None and self.gathered.missed():
+                    return self._offer_next(prompt)  # the offer is what comes next, not "请重新回答"
                 self.own("dropped", prompt)
-                return self._missed(prompt)
+                return Pending(None)
             return self._submit(pending, prompt)
         explained = self.session.explain(text)  # 规则 …: the Session routes the judge's lines
         if explained is not None:
