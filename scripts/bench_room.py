@@ -80,8 +80,8 @@ def judge_clips(n: int) -> list[tuple[str, np.ndarray]]:
     """The first `n` public lines of a 12-player game (1.5 to 8 s long), in the offline judge voice."""
     import random
 
-    from narrator.presets import make_setup
-    from narrator.session import Session
+    from narrator.judge.presets import make_setup
+    from narrator.session.session import Session
     from narrator.sim.autohost import AutoHost, Deal
     from narrator.voice import EspeakVoice
 
