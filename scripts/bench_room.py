@@ -268,7 +268,7 @@ def cue(aec: str | None, trials: int) -> list[dict[str, object]]:
                 heard: list[tuple[float, str]] = []
                 said: list[tuple[float | None, float, float]] = []  # (offset, host start, host end) per trial
 
-                def collect(until: float) -> None:
+                def collect(until: float, ear: MicEar = ear, heard: list[tuple[float, str]] = heard) -> None:
                     while time.monotonic() < until:
                         got = ear.listen(prompt, 12, timeout_s=max(0.0, until - time.monotonic()))
                         if got is not None:
@@ -291,7 +291,7 @@ def cue(aec: str | None, trials: int) -> list[dict[str, object]]:
                             collect(max(time.monotonic(), said[-1][2]) + 2.5)
                 finally:
                     ear.stop()
-                def within(a: float, b: float) -> list[str]:
+                def within(a: float, b: float, heard: list[tuple[float, str]] = heard) -> list[str]:
                     return [h for t, h in heard if a - 0.5 <= t <= b + 0.5]
 
                 row: dict[str, object] = {"aec": aec or "off", "ear": mode, "trials": trials}
