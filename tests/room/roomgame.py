@@ -38,6 +38,9 @@ from narrator.session.session import Session
 from narrator.sim.scenario import Output, Run, Scenario
 
 SPEECH_KINDS = ("speech.end", "last_words.end")
+REPLY_S = 8.0
+"""s after the host's utterance ended within which what the ear reports, and the judge's reply, answer it
+(the ear decides within 1.5 s of his last word even on a busy machine: printed.log)."""
 SPEECH_SECONDS = 16
 """s. Just over the 15 s cue, so every speech hears "还剩十五秒" before 时间到."""
 GAME = {
@@ -120,12 +123,32 @@ class GameRun:
     """Printed lines up to which a 暂停 the ear heard was answered with 继续."""
     started: float = field(default_factory=time.monotonic)
     """When the run began (monotonic): printed.log's times count from here."""
+    ears: list[Ears] = field(default_factory=list)
+    """The host's ears on the table and the earpiece (while `live` runs)."""
     spoke_at: int = 0
-    """Printed lines when the host last finished speaking."""
+    """Printed lines when the host last began to speak."""
     stop_when_done: bool = False
     """Stop `narrator` once the host is done (a part of a game)."""
     cut_power_when_done: bool = False
     """SIGKILL `narrator` once the host is done (the power is cut)."""
+
+    def unprompted(self, lines: list[tuple[float, str]], within_s: float = REPLY_S) -> list[str]:
+        """Those of `lines` that no utterance of the host's had just ended before (within `within_s`): the ear
+        took something he did not say (the judge's own words, a player's), or the judge spoke unasked."""
+        return [line for t, line in lines if not any(-4 <= t - end <= within_s for end, _ in self.host_ends)]
+
+    def heard_unprompted(self) -> list[str]:
+        """The ear's reports (👂) that follow no utterance of the host: the judge's or a player's words taken."""
+        return self.unprompted([(t, x) for t, x in self.printed if x.lstrip().startswith("👂")])
+
+    def extra_table_lines(self) -> list[str]:
+        """Lines the judge said to the table that the typed game has not (the deal line, read-backs and the
+        timer's cues aside) and that answer no utterance of the host's (a refusal at a day's open prompt is
+        said to the table, after his words)."""
+        expected = {line.text for line in self.simulated.lines if line.to == "all"}
+        extra = [(t, x) for t, x in self.printed[1:] if x.startswith("🔊") and x.removeprefix("🔊 ") not in expected
+                 and "十五秒" not in x and "时间到" not in x and READ_BACK not in x]
+        return self.unprompted(extra)
 
     def said(self, text: str) -> int:
         return sum(1 for _, line in self.printed if text in line)
@@ -344,6 +367,9 @@ def wait_judge(run: GameRun, ears: Listening, quiet_s: float = QUIET_S, timeout_
     answers, and the judge's next line may follow a refusal at once ("是五号吗？…")."""
     deadline = time.monotonic() + timeout_s
     while True:
+        table = [t for t, line in run.printed if line.startswith("🔊")]
+        if table and time.monotonic() - table[-1] < 10:  # a table line printed, not yet played (synthesised
+            judge_started(run, table[-1], timeout_s=10 - (time.monotonic() - table[-1]))  # first): not finished
         ears.wait_quiet(quiet_s, timeout_s=max(1.0, deadline - time.monotonic()))
         hosts = [(t, line) for t, line in run.printed if line.lstrip().startswith("🎧")]
         if not hosts:
@@ -383,7 +409,11 @@ def judge_started(run: GameRun, printed: float, timeout_s: float = 10) -> None:
     """Wait until the judge's voice starts on the table after a line was printed at `printed` (monotonic):
     a line is printed before it is synthesised and played, and the table is quiet meanwhile."""
     deadline = time.monotonic() + timeout_s
-    while not any(t > printed for t in run.judge_onsets) and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        # the onsets are on the recordings' sample clocks, which fall behind on a starved machine: the ears'
+        # last voice is on the monotonic clock
+        if any(t > printed for t in run.judge_onsets) or any(e.last_voice > printed for e in run.ears):
+            return
         time.sleep(0.05)
 
 
@@ -393,9 +423,9 @@ def say(run: GameRun, kind: str, words: str, pack: Pack, attempt: int = 0) -> No
     run.host_log.append(f"host [{kind}]: {words} = {spoken} (-s {speed} -g {gap})")
     wav = espeak(spoken, "ko", speed, gap)
     begun = time.monotonic()
+    run.spoke_at = len(run.printed)  # the judge's next question may be printed before his last word's echo
     play(wav).wait(timeout=30)
     run.host_ends.append((time.monotonic(), kind))
-    run.spoke_at = len(run.printed)
     with (run.data.parent / "printed.log").open("a", encoding="utf-8") as seen:
         ended = run.host_ends[-1][0] - run.started
         seen.write(f"{begun - run.started:7.1f} ### {run.host_log[-1]} (ended {ended:.1f})\n")
@@ -423,11 +453,49 @@ def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: fl
     return live(run, room, tmp, command, pace, _host, timeout_s, earpiece=False)
 
 
+FIRST_DAY = {
+    "title": "八人：狼人刀五号，白天放逐一号（一夜一天由语音）",
+    "preset": "8人标准局",
+    "rules": {"sheriff": False, "speech_seconds": SPEECH_SECONDS},
+    "seats": ["狼人", "村民", "预言家", "狼人", "村民", "村民", "村民", "村民"],
+    "answers": [["wolves.kill", "五号"], ["seer.check", "一号"], ["vote.exile", "一号出局"],
+                ["wolves.kill", "三号"], ["seer.check", "四号"]],
+}
+"""The shortest game with a night and a day: eight players, two wolves, the seer. Night 1 and day 1 are
+played by voice (the second night only makes the scenario a whole game)."""
+
+
+def first_day_steps(scripted: Scripted) -> list[tuple[str, str]]:
+    """开始 and the host's steps up to the end of day 1 (the last words after the vote)."""
+    kinds = list(scripted.kinds)
+    vote = kinds.index("vote.exile")
+    end = next(i for i in range(vote + 1, len(kinds)) if kinds[i] == "last_words.end") + 1
+    return [("start", "开始"), *zip(kinds[:end], scripted.utterances[:end], strict=True)]
+
+
+def play_first_day(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: float = 600) -> GameRun:
+    """FIRST_DAY's night 1 and day 1 by voice (the host ends each speech with 法官，过), under the default
+    read-back policy; `narrator` is stopped once the host is done."""
+    scenario = Scenario.from_dict({**FIRST_DAY, "seed": seed}, name=f"room-first-day-{seed}")
+    run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), tmp / "data", stop_when_done=True)
+
+    def host(run: GameRun, ears: Listening, done: threading.Event) -> None:
+        while not run.printed and not done.is_set():
+            time.sleep(0.1)
+        judge_started(run, run.printed[0][0], timeout_s=30)
+        play_steps(run, ears, done, first_day_steps(run.scripted), game_progress(run), passes=True)
+
+    command = ["play", "--preset", str(FIRST_DAY["preset"]), "--seed", str(seed), "--rule", "sheriff=false",
+               "--rule", f"speech_seconds={SPEECH_SECONDS}"]
+    return live(run, room, tmp, command, pace, host, timeout_s, earpiece=False, read_back="irreversible")
+
+
 Host = Callable[[GameRun, "Listening", threading.Event], None]
 
 
 def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, host: Host,
-         timeout_s: float, launcher: list[str] | None = None, earpiece: bool = True) -> GameRun:
+         timeout_s: float, launcher: list[str] | None = None, earpiece: bool = True,
+         read_back: str = "always") -> GameRun:
     """Run `narrator COMMAND` by voice in the room while `host` talks; fills `run` and returns it.
     `launcher`: what runs narrator (default `python -m narrator.cli.main`; scripts/trace_narrator.py …).
     `earpiece=False`: the host's lines go to the console (printed) instead of the earpiece — an earpiece's
@@ -438,9 +506,10 @@ def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, h
             "--input", "voice", "--model", "ko", "--grammar", "ko", "--mic", f"pulse:{room.mic}",
             "--table-device", f"pulse:{room.table}", *(["--host-device", "pulse:earpiece"] if earpiece else []),
             "--backend", "espeak",
-            "--rate=+60%", "--pace", str(pace), "--read-back", "always", "--cache-dir", str(tmp / "cache")]
+            "--rate=+60%", "--pace", str(pace), "--read-back", read_back, "--cache-dir", str(tmp / "cache")]
     done = threading.Event()
     ears = Listening([Ears(source, onsets=run.judge_onsets) for source in ("table.monitor", "earpiece.monitor")])
+    run.ears = ears.parts
     started = run.started = time.monotonic()
     # A file: a long log never blocks `narrator`. Appended to: a second run in the same folder (a serve
     # started again after a power cut) keeps the first run's log on disk; `run.stderr` is this run's part.
