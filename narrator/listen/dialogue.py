@@ -329,6 +329,11 @@ class Dialogue(Repairs[A], Generic[A]):
         try:
             answer = self.read(text, prompt)
         except (NotUnderstood, Ambiguous) as e:
+            if heard.source in SPOKEN and self.gathered.offer is not None:
+                # "是七号吗？" waits for 对 / 不对: what was not understood gets the offer again, not the
+                # question's own refusal ("请说几号出局" while only 对 or 不对 is listened for)
+                self.own("offer", prompt, seat=Seat(self.gathered.offer), keys=str(self.gathered.offer))
+                return Pending(pending)
             other = self._alternative(heard, prompt)
             if other is not None:  # never taken without 对: it is not what the recogniser heard best
                 self.read_back(other, prompt, heard)

@@ -166,3 +166,19 @@ def test_a_vote_misread_twice_is_offered_one_seat_at_a_time_and_taken_on_yes() -
     assert isinstance(result, Accepted)
     assert session.answers[-1] == ("vote.exile", VoteResult(out=9))
     assert said.public()[-1] == "是九号吗？说对或不对，也可以在键盘上按9和回车。"  # by day, at the table
+
+
+def test_what_is_not_understood_during_an_offer_gets_the_offer_again() -> None:
+    """While "是七号吗？" waits for 对 / 不对, a reading that means nothing ("四号 确认 不对 没有": his 不对 with
+    the room's noise) is asked the offer again — not the question's own refusal, which asks for a whole answer
+    the ear is not listening for."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    offer = "是四号吗？说对或不对，也可以在键盘上按4和回车。"  # the seat heard first
+    script: list[Step] = [voice(("四号 是", 100.0)), voice(("是 是", 100.0)), voice(("四号 确认 不对 没有", 100.0)),
+                          voice(("不对", 100.0)), voice(("确认", 100.0))]
+    d, _, said = dialogue(session, script)
+    assert isinstance(d.answer(), Accepted), said.host()
+    host = said.host()
+    assert host[host.index(offer):] == [offer, offer, "是一号吗？说对或不对，也可以在键盘上按1和回车。"]
+    assert session.answers[-1] == ("wolves.kill", Seats((1,)))
