@@ -198,11 +198,12 @@ class Gathered:
             if self.choice is not None:
                 pair = one_seat_apart(*self.choice)
                 seats = tuple(s for s in self.prompt.seats if pair is not None and s in pair)
-            else:  # 对 / 不对 and the seat offered, nothing else: at a vote not the ballots' words, nor 没有
-                offered = replace(self.prompt, accepts=frozenset({Seats}), seats=(self.offer,), min_seats=1,
-                                  max_seats=1)
-                self._narrowed = offered if self.offer is not None else self.prompt
+            elif self.offer is not None:  # 对 / 不对 and the seat offered: at a vote not the ballots' words
+                self._narrowed = replace(self.prompt, accepts=frozenset({Seats}), seats=(self.offer,),
+                                         min_seats=1, max_seats=1)
                 return self._narrowed
+            else:
+                seats = ()
             self._narrowed = replace(self.prompt, seats=seats or self.prompt.seats)
         return self._narrowed
 
