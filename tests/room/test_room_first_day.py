@@ -11,6 +11,7 @@ game does not (the judge's own words or a player's were never taken for the host
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,9 @@ from roomkit import Room
 
 from narrator.play.store import all_games
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(os.environ.get("NARRATOR_ROOM_FIRST_DAY") != "1",
+                                 reason="NARRATOR_ROOM_FIRST_DAY=1: 4 min, reliability under load measured")]
 
 
 @pytest.mark.parametrize("room", [None], indirect=True)
