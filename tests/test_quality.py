@@ -28,7 +28,7 @@ def test_mypy_is_clean() -> None:
 ENGINE_IMPORTS = frozenset({
     "__future__", "bisect", "collections", "collections.abc", "dataclasses", "enum", "functools", "heapq",
     "itertools", "math", "operator", "random", "re", "types", "typing",
-    "narrator.zh",  # role_named reads 繁體 card names: a deterministic text conversion (OpenCC), no game I/O
+    "narrator.common.zh",  # role_named reads 繁體 card names: a deterministic text conversion (OpenCC), no game I/O
 })  # fmt: skip
 """What the engine may import besides itself: pure standard-library modules (and one text function).
 `random` only for a seeded random.Random (the global functions are refused below)."""
