@@ -78,6 +78,9 @@ COUNT_SCHEMES = {
     "+ sino": lambda n: f"{_CHOSEN(n)},{SINO[n]}",
     "+ N명 one word": lambda n: f"{_CHOSEN(n)},{JOINED[n]}" if n in JOINED else _CHOSEN(n),
     "+ sino 명": lambda n: f"{_CHOSEN(n)},{SINO[n]} 명",
+    "sino 게임": lambda n: f"{SINO[n]} 게임",
+    "+ sino 게임": lambda n: f"{_CHOSEN(n)},{SINO[n]} 게임",
+    "sino 게임 + chosen": lambda n: f"{SINO[n]} 게임,{_CHOSEN(n)}",
 }
 
 
@@ -114,6 +117,8 @@ def cases(pack: Pack) -> list[Case]:
     for slug, said in w.ASK.items():  # 你能做什么, 现在在干什么, 上一局复盘: heard at every question
         add(steps["idle"], said[0], slug)
         add(steps["ready"], said[0], slug)
+    for at in ("idle", "ready"):  # 规则: explained at every question (Lobby.explain)
+        add(steps[at], "规则", "explain")
     for step in steps.values():  # "关机，对吗？" is answered with the grammar of the question it was said at
         add(step, "确认", "control", "confirm")
     for n in w.counts():
@@ -149,6 +154,8 @@ def hear(model: object, grammar: Grammar, case: Case, spoken: str, voice: str, s
     heard = ear.listen(prompt, 18)
     if heard is None:
         return False, "(nothing)"
+    if case.meant[0] == "explain":  # not a choice: the rules are explained, the question stays
+        return w.clean(heard.text) == "规则", heard.text
     if case.meant[0] == "control":
         return grammar.pack.control(heard.text) == case.meant[1], heard.text
     try:
