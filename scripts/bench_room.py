@@ -89,8 +89,8 @@ def judge_clips(n: int) -> list[tuple[str, np.ndarray]]:
     """The first `n` public lines of a 12-player game (1.5 to 8 s long), in the offline judge voice."""
     import random
 
-    from narrator.presets import make_setup
-    from narrator.session import Session
+    from narrator.judge.presets import make_setup
+    from narrator.session.session import Session
     from narrator.sim.autohost import AutoHost, Deal
     from narrator.voice import EspeakVoice
 
@@ -268,7 +268,7 @@ def cue(aec: str | None, trials: int) -> list[dict[str, object]]:
                 heard: list[tuple[float, str]] = []
                 said: list[tuple[float | None, float, float]] = []  # (offset, host start, host end) per trial
 
-                def collect(until: float) -> None:
+                def collect(until: float, ear: MicEar = ear, heard: list[tuple[float, str]] = heard) -> None:
                     while time.monotonic() < until:
                         got = ear.listen(prompt, 12, timeout_s=max(0.0, until - time.monotonic()))
                         if got is not None:
@@ -291,7 +291,7 @@ def cue(aec: str | None, trials: int) -> list[dict[str, object]]:
                             collect(max(time.monotonic(), said[-1][2]) + 2.5)
                 finally:
                     ear.stop()
-                def within(a: float, b: float) -> list[str]:
+                def within(a: float, b: float, heard: list[tuple[float, str]] = heard) -> list[str]:
                     return [h for t, h in heard if a - 0.5 <= t <= b + 0.5]
 
                 row: dict[str, object] = {"aec": aec or "off", "ear": mode, "trials": trials}

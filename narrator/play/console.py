@@ -27,15 +27,15 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from narrator.common.zh import to_script
 from narrator.judge.lines import Line
 from narrator.judge.script import Script
 from narrator.listen.doubt import shown_words
 from narrator.play.ears import Heard
 from narrator.play.loop import QuietView
-from narrator.zh import to_script
 
 if TYPE_CHECKING:
-    from narrator.session import Session
+    from narrator.session.session import Session
 
 WORDS_HANS = {
     "host": "主持人", "title": "主持人（只给主持人看）", "heard": "听到", "refused": "没接受", "asked": "问",
