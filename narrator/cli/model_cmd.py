@@ -144,7 +144,8 @@ def measure(
 ) -> None:
     """Measure the recogniser in your room's conditions: phrases over the night bed at each SNR, per
     prompt type, by what the dialogue does with them under the config's read-back policy: taken right,
-    read back right (one 对 more), read back wrong (caught by 不对), WRONG taken, asked again. Exit 2 on a
+    read back right (one confirmation more), read back wrong (caught when the host says no), WRONG
+    taken, asked again. Exit 2 on a
     bad file or model."""
     from narrator.listen.doubt import Policy
     from narrator.listen.measure import MeasureError, load_cases, run

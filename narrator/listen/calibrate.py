@@ -35,13 +35,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from narrator.common.numbers import chinese_number
 from narrator.engine.answers import Seats
 from narrator.engine.prompts import Prompt
 from narrator.judge.host_words import ACKNOWLEDGEMENT
 from narrator.listen.dialogue import meaning
 from narrator.listen.grammar import UNK, Grammar, Pack, split_phrase
 from narrator.listen.recognizer import SAMPLE_RATE
-from narrator.numbers import chinese_number
 
 if TYPE_CHECKING:
     from narrator.listen.voice import VoiceEar

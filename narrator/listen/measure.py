@@ -283,7 +283,7 @@ def _snr(db: float | None) -> str:
     return "clean" if db is None else f"SNR {db:g} dB"
 
 
-def calibrate_cases(cases: list[Case], model: Any, pack_name: str, players: int, judge_name: str | None = None
+def calibrate_cases(cases: list[Case], model: object, pack_name: str, players: int, judge_name: str | None = None
                     ) -> Calibration:
     """The calibration the cases make (clean, no bed): which of the pack's forms the recordings get through."""
     from narrator.listen.calibrate import Sample, calibrate, model_hear

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from narrator.judge.lines import Line
 from narrator.judge.script import Script
@@ -33,7 +33,7 @@ def spoken(script: Script, key: str, **values: object) -> Line:
     return script.line("calibrate", key, **said)
 
 
-def calibration_ear(opts: EarOptions, playing: Playing | None) -> tuple[VoiceEar, Any]:
+def calibration_ear(opts: EarOptions, playing: Playing | None) -> tuple[VoiceEar, object]:
     """A voice ear on the microphone with the whole pack (no form dropped), started, and its model; deaf while
     `playing` plays (the judge's own lines). ListenError says why it cannot start."""
     from narrator.listen.mic import MicEar, MicError

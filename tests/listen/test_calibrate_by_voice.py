@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from narrator.common.numbers import chinese_number
 from narrator.engine.prompts import Prompt
 from narrator.judge.host_words import ACKNOWLEDGEMENT
 from narrator.judge.lines import Line
 from narrator.listen.calibrate import asks, by_voice
 from narrator.listen.grammar import Grammar, Pack, load_pack
-from narrator.numbers import chinese_number
 from narrator.play import calibration
 from narrator.play.config import Config
 
@@ -156,8 +156,9 @@ def test_the_device_writes_what_it_found_to_the_config_and_says_it(tmp_path: Pat
     result = calibration.run(EarOptions(pack="ko"), say, printed.append, config, first_s=0.3, quiet_s=0.3)
     assert result is not None
     assert Config.load(config.path).game.drop_forms == "一号:일호"
-    assert [line.text for line in said] == ["校准声音：请依次说一号到十二号，每说一个停一下。", "再请依次说：过，对，不对。",
-                                            "校准好了：十五个词听清了十五个，去掉了一种说法。"]
+    assert [line.text for line in said] == [
+        "校准声音：请依次说一号到十二号，每说一个停一下。", "再请依次说：过，对，不对。",
+        "校准好了：十五个词听清了十五个，去掉了一种说法。"]
     assert any("dropped 一号 said '일호'" in p for p in printed) and any("kept: 一号 원" in p for p in printed)
 
 
