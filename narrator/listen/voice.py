@@ -2,7 +2,8 @@
 
 Audio arrives from a source (the microphone, a WAV file, a test) through `feed(samples, t)`. Never
 hearing itself: the ear follows what the device is playing (`follow(playing)`: the Mixer's
-`voiced_until()`, every line and cue from any caller until its last sample has left the device); frames
+`voiced_until()`, every line and cue from any caller until its last sample has left the device, but the
+speech timer's "还剩十五秒。", which the ear listens through: mixer.LISTENED_THROUGH); frames
 captured before that plus `tail_s` (the room's echo) are discarded, and the endpointer and the recogniser
 are reset once it has passed, so nothing the judge said can start or finish an utterance. Audio heard
 before the first question is discarded too (there is no grammar to hear it with). Only utterances that
