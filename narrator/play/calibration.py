@@ -60,6 +60,7 @@ def run(opts: EarOptions, say: Callable[[Line], None], echo: Callable[[str], Non
     try:
         ear, model = calibration_ear(whole, playing)
     except ListenError as e:
+        say(spoken(script, "cannot"))
         echo(f"✗ calibration: {e}")
         return None
     try:
