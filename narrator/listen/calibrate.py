@@ -116,7 +116,8 @@ class Calibration:
                  f"({self.right_before} before the calibration)."]
         for host, form, why in self.dropped:
             lines.append(f"dropped {host} said {form!r}: {why}")
-        kept = [f"{host} {' / '.join(forms)}" for host, forms in self.kept.items()]
+        asked = {r.sample.expect for r in self.after}
+        kept = [f"{host} {' / '.join(forms)}" for host, forms in self.kept.items() if host in asked]
         if kept:
             lines.append("kept: " + " · ".join(kept))
         for word in self.unheard():
