@@ -330,8 +330,8 @@ def reply_to(line: str, words: str) -> str | None:
     if READ_BACK in line:
         if read_back_right(line, words):
             return "确认"
-        one = [s for s in said if _SEAT.fullmatch(words.replace("出局", "").replace("法官", "").strip())]
-        return one[0] if one else "不对"
+        one = _SEAT.fullmatch(words.replace("出局", "").replace("法官", "").strip()) is not None
+        return words if one else "不对"  # "九号出局" at a vote: a bare seat is no vote's answer
     if (m := CHOICE.search(line)) is not None:
         right = [s for s in (m["a"], m["b"]) if s in said]
         return right[0] if len(right) == 1 else None
