@@ -254,6 +254,12 @@ class Dialogue(Repairs[A], Generic[A]):
 
     def _remind(self, prompt: Prompt, reminders: int) -> None:
         quiet = self.refused_in_secret
+        if self.gathered.offer is not None:
+            # "是八号吗？" is still waiting for 对 / 不对: that is what is asked again, not the question — a host
+            # who hears the question again gives his whole answer, and the ear, listening for 对, may read it so
+            seat = self.gathered.offer
+            self.say(self.script.line("listening", "offer", seat=Seat(seat), keys=str(seat)), prompt, quiet=quiet)
+            return
         if reminders == 0:
             lines = self.question(prompt)
             for line in lines:
