@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from narrator.cli.options import Backend, CacheDir, Lang
 from narrator.cli.voices import parse_lang
+
+if TYPE_CHECKING:
+    from narrator.play.config import Config
 
 
 def doctor(cache_dir: CacheDir = None) -> None:
@@ -199,7 +202,7 @@ def setup(
     typer.echo("✓ ready: `narrator doctor` checks it, `narrator play` starts a game.")
 
 
-def _keypad(config: Any, given: str | None, ask: bool) -> bool:
+def _keypad(config: Config, given: str | None, ask: bool) -> bool:
     """Choose and check the keypad; False when the one named cannot be read."""
     from narrator.listen import evkeys
 
