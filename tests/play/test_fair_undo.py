@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from test_speech_timer_loop import PacedEar, TimedMouth
 
-from narrator.clock import FakeClock
+from narrator.common.clock import FakeClock
 from narrator.judge.host_words import ACK
 from narrator.judge.lines import Line
 from narrator.play.loop import Live, QuietView
 from narrator.play.scripted import Scripted, host_script
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.scenario import Scenario
 
 NIGHTS = Path(__file__).parent.parent / "fair_nights"
