@@ -35,12 +35,11 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   `words × (word_s + bound_s)` (with his measured time if that is shorter). When its next line is not due
   by then — the host's measured time is past the bound (then at every such step, asked or not), or he is
   slower now than at the wolves' questions (at a decision or a 过 alike) — the table hears `please_wait`
-  at that moment, once, then
-  its next line when it is due and said.
+  at that moment, once, then its next line when it is due and said. `wake()` says it when due (the live
+  loop calls it while it listens; `wait_until` does offline).
 - **撤销** (`UNDONE`, the host's line that says it was done): the questions asked again after it, up to the
   table's next line, are not timed (the table heard them once; its wait for the host's words stands as it
-  was), so a quick correction moves no table line; a slow one is a slow host, past the bound "请稍等". `wake()` says it when due (the live loop calls it while it
-  listens; `wait_until` does offline).
+  was), so a quick correction moves no table line; a slow one is a slow host, past the bound "请稍等".
 
 Offline (`narrator render`, the demo's files) the clock is a FakeClock and a Tape pulls the mixer up to
 the clock as it moves, writing the WAVs as it goes. Live (`narrator play`, `demo --play`) the clock is

@@ -17,7 +17,6 @@ from test_speech_timer_loop import PacedEar, TimedMouth
 
 from narrator.common.clock import FakeClock
 from narrator.judge.host_words import ACK
-from narrator.judge.lines import Line
 from narrator.play.loop import Live, QuietView
 from narrator.play.scripted import Scripted, host_script
 from narrator.session.session import Session
@@ -128,21 +127,16 @@ def test_the_panel_shows_the_question_asked_again_after_an_undo() -> None:
 
 def test_a_changed_answer_by_day_is_said_and_nothing_before_it_again() -> None:
     """By day the host takes back the exile of 一号 and says 二号: the table hears "二号被放逐出局。" (the game
-    changed), not the vote's call again."""
+    changed) and what follows from it — not the vote's call again."""
     scripted = host_script(Scenario.load(NIGHTS / "witch_saves.yaml"))
-    at = step(scripted, ACK, 1)
-    said = words(scripted, 0.0)
-    vote = step(scripted, "vote.exile")
-    said[1 + 2 * at:1 + 2 * at] = [0.0, "撤销", 0.0, "二号出局", 0.0, "过"]
+    at = step(scripted, ACK, 1)  # the 过 after 一号's skill call
+    assert scripted.kinds[at - 1] == "vote.exile"
+    said = [*words(scripted, 0.0)[:2 + 2 * at], "撤销", 0.0, "二号出局", 0.0, "过", 0.0, "过"]
     clock = FakeClock()
     mouth = TimedMouth(clock)
     session = Session(scripted.game.setup, scripted.game.seed)
-    Live(session, mouth, PacedEar(clock, said[:1 + 2 * at + 6]), now=clock.now, clock=clock, poll_s=0.5).run()
+    Live(session, mouth, PacedEar(clock, said), now=clock.now, clock=clock, poll_s=0.5).run()
     table = [text for _, text in mouth.table]
-    assert table.count("发言结束，请大家举手投票。") == 1 and table.count("一号被放逐出局。") == 1
-    assert table[-1] == "二号被放逐出局。" or "二号被放逐出局。" in table[-3:], table[-4:]
-    assert scripted.kinds[vote] == "vote.exile"
-
-
-def line_texts(lines: list[Line]) -> list[str]:
-    return [line.text for line in lines]
+    vote = table.index("发言结束，请大家举手投票。")
+    assert table[vote:vote + 6] == ["发言结束，请大家举手投票。", "一号被放逐出局。", "一号，请确认是否发动技能。",
+                            "二号被放逐出局。", "二号，请确认是否发动技能。", "请二号发表遗言。"], table[vote:]
