@@ -426,7 +426,9 @@ class Dialogue(Repairs):
         again = self.session.prompt
         if self.moved is not None:
             self.moved()
-        self.say(self.script.line("listening", "undone"), again, quiet=True)  # the correction is the host's
+        # a game's correction is the host's alone (the table heard the answer, not that it was taken back);
+        # the lobby of `narrator serve` keeps nothing from the people setting up the game
+        self.say(self.script.line("listening", "undone"), again, quiet=isinstance(self.session, Session))
         lines = self.session.take_lines()
         for line in lines:
             self.say(line, again, remember=False)
