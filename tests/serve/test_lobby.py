@@ -333,3 +333,19 @@ def test_where_an_unfinished_game_stopped_is_the_hosts_alone() -> None:
     public = [x for x in said if "猎人" in x]
     assert public and all(x.startswith("上一局停在") for x in public)
     assert all(line.to == "host" for line in [lobby.line("recover.where", where="x")])
+
+
+def test_the_kept_state_comes_back_and_a_damaged_one_is_nothing_to_take_up() -> None:
+    """lobby.json after a power cut: the lobby's own state (as JSON gives it back) is taken up at its question;
+    anything else — not an object, a key missing, a value of the wrong type — is nothing to take up (the
+    ready line instead), never a traceback."""
+    import json
+
+    lobby = Lobby()
+    state = {"kind": "board", "players": 12, "board": None, "page": 0, "rules": []}
+    assert lobby.restore(json.loads(json.dumps(state)))
+    assert lobby.state() == state
+    assert lobby.take_lines()[0].text == "法官回来了，接着刚才的。"
+    for damaged in (None, [], "board", {**state, "players": "12"}, {**state, "page": None}, {**state, "kind": 5},
+                    {**state, "rules": [3]}, {k: v for k, v in state.items() if k != "rules"}):
+        assert not Lobby().restore(damaged), damaged
