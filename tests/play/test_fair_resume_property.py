@@ -51,8 +51,8 @@ class KilledMouth(TimedMouth):
         super().say(line)
 
 
-def host_words(preset: str, seed: int) -> tuple[list[str], list[str], int]:
-    """The host's typed words for the first `ANSWERS` answers of a random game (to its end, if it ends
+def host_words(preset: str, seed: int, most: int = ANSWERS) -> tuple[list[str], list[str], int]:
+    """The host's typed words for the first `most` answers of a random game (to its end, if it ends
     first), his 过s included; the words that answer the game alone (for the resumed game, which asks its own
     过s); and how many 过s he says after the last answer."""
     setup = make_setup(preset)
@@ -63,7 +63,7 @@ def host_words(preset: str, seed: int) -> tuple[list[str], list[str], int]:
     said: list[str] = []
     answers: list[str] = []
     trailing = 0
-    while len(answers) < ANSWERS:
+    while len(answers) < most:
         session.take_lines()
         prompt = session.prompt
         if prompt is None:

@@ -13,10 +13,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_fair_resume_property import host_words
 from test_speech_timer_loop import PacedEar, TimedMouth
 
 from narrator.common.clock import FakeClock
+from narrator.engine.rules import Setup
 from narrator.judge.host_words import ACK
+from narrator.judge.presets import make_setup, preset_names
 from narrator.play.loop import Live, QuietView
 from narrator.play.scripted import Scripted, host_script
 from narrator.session.session import Session
@@ -140,3 +145,40 @@ def test_a_changed_answer_by_day_is_said_and_nothing_before_it_again() -> None:
     vote = table.index("发言结束，请大家举手投票。")
     assert table[vote:vote + 6] == ["发言结束，请大家举手投票。", "一号被放逐出局。", "一号，请确认是否发动技能。",
                             "二号被放逐出局。", "二号，请确认是否发动技能。", "请二号发表遗言。"], table[vote:]
+
+
+@settings(max_examples=16, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(preset_names()), seed=st.integers(0, 2**16), where=st.floats(0.0, 1.0),
+       back=st.integers(1, 3))
+def test_in_any_game_an_undo_and_the_same_answers_again_leave_the_tables_words_as_they_were(
+        preset: str, seed: int, where: float, back: int) -> None:
+    """Random games of every preset (a random legal host typing his words into the live loop): at a random
+    word he says 撤销 one to three times and gives the same answers again from there (his 过s included). The
+    table hears exactly the words of the game without it — none twice, none of the correction — and at most
+    the neutral "请稍等" where the correction took him past the bound."""
+    said, _, _ = host_words(preset, seed, 30)
+    setup = make_setup(preset)
+    session = Session(setup, seed)
+    session.acks = True
+    kinds: list[str] = []
+    for word in said:  # which words answer the game (the others are the host's 过 where a step asks nothing)
+        session.take_lines()
+        assert session.prompt is not None
+        kinds.append(session.prompt.kind)
+        session.submit(word)
+    answers = [i for i, kind in enumerate(kinds) if kind != ACK]
+    at = answers[0] + 1 + int(where * (len(said) - answers[0] - 1))
+    before = [i for i in answers if i < at]
+    back = min(back, len(before))
+    again = [*said[:at], *["撤销"] * back, *said[before[-back]:]]
+    plain, undone = (_game(setup, seed, words) for words in (said, again))
+    words = [[text for _, text in mouth.table if text != "请稍等。"] for mouth in (plain, undone)]
+    assert words[1] == words[0], (preset, seed, at, back)  # "请稍等" past the bound: a long correction is a slow host
+
+
+def _game(setup: Setup, seed: int, said: list[str]) -> TimedMouth:
+    clock = FakeClock()
+    mouth = TimedMouth(clock)
+    session = Session(setup, seed)
+    Live(session, mouth, PacedEar(clock, ["开始", *said]), now=clock.now, clock=clock, poll_s=0.5).run()
+    return mouth
