@@ -26,17 +26,16 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from rich.console import Console
 
-from narrator.clock import Clock
-from narrator.journal import write_atomically
+from narrator.common.clock import Clock
+from narrator.common.paths import games_dir
 from narrator.judge.lines import Line
 from narrator.judge.script import Pieces
 from narrator.listen.base import Ear
 from narrator.listen.dialogue import Dialogue, DialogueConfig
-from narrator.paths import games_dir
 from narrator.play import store
 from narrator.play.config import Config
 from narrator.play.ears import InputEnded
@@ -45,11 +44,12 @@ from narrator.play.lines import where_pieces
 from narrator.play.loop import Live, QuietView
 from narrator.play.mouth import Mouth
 from narrator.play.run import NewGame, Wiring, close_when_done, play_on
-from narrator.serve.lobby import Choice, Lobby, Step, every_prompt, recap_lines
+from narrator.serve.lobby import Choice, Lobby, LobbyState, Step, every_prompt, recap_lines
 from narrator.serve.notify import Watchdog, notify
 from narrator.serve.web import Web, WebError
 from narrator.serve.words import Board, RulePhrase
-from narrator.session import Session
+from narrator.session.journal import write_atomically
+from narrator.session.session import Session
 
 log = logging.getLogger("narrator.serve")
 
@@ -97,7 +97,7 @@ class Device:
     """The finished games' recap pages on the local network (None: not served)."""
     _mouth: Mouth | None = None
     _ear: Ear | None = None
-    _kept: dict[str, object] | None = None
+    _kept: LobbyState | None = None
     """The lobby state last written (written again only when it changed)."""
 
     def run(self) -> int:
@@ -261,7 +261,8 @@ class Device:
         except OSError as exc:  # the lobby goes on; only a power cut would lose where it stood
             log.warning("cannot keep the lobby's state in %s: %s", self._state_path, exc)
 
-    def _kept_state(self) -> Any:  # Any: what json.loads read (Lobby.restore checks it)
+    def _kept_state(self) -> object:
+        """What json.loads read from lobby.json (None: nothing readable); Lobby.restore checks it."""
         try:
             return json.loads(self._state_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -437,7 +438,7 @@ def check_vocabulary(ear: Ear) -> None:
 
 
 def _clock() -> Clock:
-    from narrator import bootstrap
+    from narrator.play import bootstrap
 
     return bootstrap.clock()
 

@@ -20,8 +20,9 @@ from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
+from narrator.common.zh import to_script
 from narrator.engine.answers import YesNo
 from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
@@ -32,10 +33,9 @@ from narrator.judge.lines import Line
 from narrator.judge.rules_talk import phrase_key
 from narrator.judge.script import DEFAULT_JUDGE_NAME, Joined, Pieces, Script, Seat
 from narrator.serve import words as w
-from narrator.zh import to_script
 
 if TYPE_CHECKING:
-    from narrator.session import Session
+    from narrator.session.session import Session
 
 PAGE = 4
 """Boards said at a time."""
@@ -62,6 +62,30 @@ def _refuse(code: str, **values: object) -> Refusal:
     """Why the lobby cannot take the words: `lobby.refused.<code>` of the script (said to the table: the lobby
     has no secrets), filled by `Lobby.refusal_line`."""
     return Refusal(code, MappingProxyType(values))
+
+
+class LobbyState(TypedDict):
+    """Where the lobby stands, as plain values: what `narrator serve` keeps on disk (lobby.json)."""
+
+    kind: str
+    players: int | None
+    board: str | None
+    """The board's preset."""
+    page: int
+    rules: list[str]
+    """The rule phrases' `house_rules` keys, in the order said."""
+
+
+def lobby_state(raw: object) -> LobbyState | None:
+    """A LobbyState from what json.loads read back, or None when it is none (a damaged or foreign file)."""
+    if not isinstance(raw, dict):
+        return None
+    kind, players, board, page, rules = (raw.get(k) for k in ("kind", "players", "board", "page", "rules"))
+    if (isinstance(kind, str) and (players is None or isinstance(players, int))
+            and (board is None or isinstance(board, str)) and isinstance(page, int)
+            and isinstance(rules, list) and all(isinstance(r, str) for r in rules)):
+        return LobbyState(kind=kind, players=players, board=board, page=page, rules=[str(r) for r in rules])
+    return None
 
 
 @dataclass(frozen=True)
@@ -150,7 +174,7 @@ class Lobby:
         """The lobby's "after" question for a game of `preset` set up as `setup`: its board and the rule
         phrases that make its rules from the board's; without a board when the game is none of the lobby's
         boards or has rules no phrase says (再来一局 then asks for the board)."""
-        from narrator.presets import make_setup
+        from narrator.judge.presets import make_setup
 
         board = next((b for b in w.all_boards() if b.preset == preset), None)
         if board is None or board.players != setup.players:
@@ -169,23 +193,26 @@ class Lobby:
 
     # ---- kept across a power cut ----------------------------------------------------------------------
 
-    def state(self) -> dict[str, object]:
+    def state(self) -> LobbyState:
         """Where the lobby stands, as plain values (`narrator serve` keeps it on disk after every answer)."""
         step = self.step
-        return {"kind": step.kind, "players": step.players, "board": step.board.preset if step.board else None,
-                "page": step.page, "rules": [r.key for r in step.rules]}
+        return LobbyState(kind=step.kind, players=step.players, board=step.board.preset if step.board else None,
+                          page=step.page, rules=[r.key for r in step.rules])
 
-    def restore(self, state: Any) -> bool:  # Any: what json.loads read back
+    def restore(self, raw: object) -> bool:
         """Power-on after a cut: back at the question the lobby stood at (`state()`), said again with a word
         that it is taken up ("接着刚才的"); False (the ready line instead) for nothing worth taking up — the
         waiting question, a recovery question (the game is offered anew), or a state that is no longer
-        valid (a board or rule this version lacks)."""
+        valid (a board or rule this version lacks), or what `raw` (what json.loads read back) is not a state."""
+        state = lobby_state(raw)
+        if state is None:
+            return False
+        kind, players, page = state["kind"], state["players"], state["page"]
         try:
-            kind, players, page = str(state["kind"]), state["players"], int(state["page"])
             board = None if state["board"] is None else next(b for b in w.all_boards() if b.preset == state["board"])
             by_key = {p.key: p for p in w.rule_phrases().values()}
-            rules = tuple(by_key[str(k)] for k in state["rules"])
-        except (KeyError, TypeError, ValueError, StopIteration):
+            rules = tuple(by_key[k] for k in state["rules"])
+        except (KeyError, StopIteration):
             return False
         if kind not in ("players", "board", "ready", "rules", "after") or (players is not None and
                                                                             players not in w.counts()):
@@ -253,7 +280,7 @@ class Lobby:
         return rules_lines(self._rules_setup(), topic, self.lang)
 
     def _rules_setup(self) -> Setup:
-        from narrator.presets import make_setup
+        from narrator.judge.presets import make_setup
 
         if self.step.board is not None:
             return self._setup(self.step.rules)
@@ -461,7 +488,7 @@ class Lobby:
         return (*[r for r in self.step.rules if r.switch != phrase.switch], phrase)
 
     def _setup(self, rules: tuple[w.RulePhrase, ...]) -> Setup:
-        from narrator.presets import make_setup
+        from narrator.judge.presets import make_setup
 
         assert self.step.board is not None
         return make_setup(preset=self.step.board.preset, rules={r.switch: r.value for r in rules})

@@ -11,15 +11,15 @@ from collections import Counter
 import pytest
 from listen.listenkit import Said, ScriptedEar, Step
 
-from narrator.clock import FakeClock
+from narrator.common.clock import FakeClock
+from narrator.common.zh import to_hans
 from narrator.judge.script import LANGS, Script
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.listen.keypad import keys_to_words
 from narrator.serve import words as w
 from narrator.serve.lobby import Lobby, recap_lines
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.autohost import AutoHost, Deal
-from narrator.zh import to_hans
 
 
 def talk(lobby: Lobby, script: list[Step], **cfg: object) -> tuple[list[str], Dialogue]:
@@ -242,7 +242,7 @@ def test_the_recovery_question_takes_yes_and_no(words: str, action: str) -> None
 def test_another_deal_after_a_resumed_game_is_the_games_own() -> None:
     """After a game the lobby did not set up (resumed at power-on), 再来一局 deals that game's board and rule
     changes; a game of no board of the lobby's asks for the board."""
-    from narrator.presets import make_setup
+    from narrator.judge.presets import make_setup
 
     lobby = Lobby()
     lobby.recover("第一夜")
@@ -333,3 +333,19 @@ def test_where_an_unfinished_game_stopped_is_the_hosts_alone() -> None:
     public = [x for x in said if "猎人" in x]
     assert public and all(x.startswith("上一局停在") for x in public)
     assert all(line.to == "host" for line in [lobby.line("recover.where", where="x")])
+
+
+def test_the_kept_state_comes_back_and_a_damaged_one_is_nothing_to_take_up() -> None:
+    """lobby.json after a power cut: the lobby's own state (as JSON gives it back) is taken up at its question;
+    anything else — not an object, a key missing, a value of the wrong type — is nothing to take up (the
+    ready line instead), never a traceback."""
+    import json
+
+    lobby = Lobby()
+    state = {"kind": "board", "players": 12, "board": None, "page": 0, "rules": []}
+    assert lobby.restore(json.loads(json.dumps(state)))
+    assert lobby.state() == state
+    assert lobby.take_lines()[0].text == "法官回来了，接着刚才的。"
+    for damaged in (None, [], "board", {**state, "players": "12"}, {**state, "page": None}, {**state, "kind": 5},
+                    {**state, "rules": [3]}, {k: v for k, v in state.items() if k != "rules"}):
+        assert not Lobby().restore(damaged), damaged
