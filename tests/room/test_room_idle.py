@@ -4,9 +4,10 @@ gate in front of Silero (narrator/listen/vad.py, `EnergyGate`) keeps the detecto
 his first word. That word must be heard whole, once: the gate opens on it, the endpointer's pre-roll keeps its
 first consonant, and nothing of it is left over to be heard as a second utterance.
 
-The real path: the ear as `serve` opens it (narrator.bootstrap.ear: the lean Korean stand-in, grammars/ko.yaml,
-the default detector, the microphone adapter recording the room's microphone), listening for the lobby's first
-question; the host's Korean words by espeak-ng from his place in the room (paplay into `voice`)."""
+The real path: the ear as `serve` opens it (narrator/play/bootstrap.py `ear`: the lean Korean stand-in,
+grammars/ko.yaml, the default detector, the microphone adapter recording the room's microphone), listening for
+the lobby's first question; the host's Korean words by espeak-ng from his place in the room (paplay into
+`voice`)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,10 @@ import pytest
 from roomgame import korean
 from roomkit import Room, espeak, play
 
-from narrator import bootstrap
 from narrator.listen.grammar import load_pack
 from narrator.listen.recognizer import SAMPLE_RATE
 from narrator.listen.vad import EnergyGate
+from narrator.play import bootstrap
 from narrator.serve.lobby import Lobby, Step
 
 pytestmark = pytest.mark.slow
