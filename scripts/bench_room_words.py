@@ -86,7 +86,7 @@ def count(n: int) -> str:
 # has one (Vosk's grammar is a loop of words: a form of two words lends each word to the others).
 SEAT_FORMS: dict[str, list[str]] = {seat(n): forms for n, forms in enumerate([
     ["일호", "하나", "첫번째", "일번", "첫째", "원"],
-    ["두번째", "둘", "이번", "둘째", "투", "둘이", "이"],
+    ["두번째", "둘", "이번", "둘째", "투", "둘이", "이", "두번", "두개", "두", "세컨드", "둘다", "두명", "투호"],
     ["삼호", "셋", "세번째", "삼번", "셋째", "쓰리"],
     ["넷", "사호", "네번째", "사번", "넷째", "포"],
     ["오", "오호", "다섯", "다섯번째", "오번", "파이브"],

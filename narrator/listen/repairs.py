@@ -9,9 +9,9 @@ line goes through the dialogue's `own` / `say`, so at night every repair is hear
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic
+from typing import TYPE_CHECKING, Generic, cast
 
-from narrator.engine.answers import Seats
+from narrator.engine.answers import Seats, VoteResult
 from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
 from narrator.hostwords import Ambiguous, NotUnderstood
@@ -177,7 +177,8 @@ class Repairs(Generic[A]):
             self.gathered.kept = kept
             return self._offer_next(prompt)
         self.gathered = Gathered(prompt)
-        answer = Seats(kept)
+        # a seat, or who is out at a vote (only a game's Session asks a VoteResult: its answers are A there)
+        answer: A | Seats = Seats(kept) if Seats in prompt.accepts else cast("A", VoteResult(out=seat))
         refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
             self.refuse(self.session.refusal_line(prompt, refusal), prompt)

@@ -228,6 +228,8 @@ class Device:
             return 0
         if action in ("louder", "softer", "slower", "faster"):
             self._setting(action)
+        elif action == "calibrate":
+            self._calibrate(lobby)
         elif action == "abandon" and offered is not None:
             offered.abandon()
             log.info("game %s abandoned", offered.id)
@@ -340,6 +342,28 @@ class Device:
             voice.pace, self.wiring.pace = f"{pace:g}", pace
         where = self.config.save()
         log.info("config: volume %s dB, pace %s (%s)", voice.volume, voice.pace, where)
+
+    def _calibrate(self, lobby: Lobby) -> None:
+        """校准: the calibration by voice (narrator/play/calibration.py) on the lobby's microphone — the ear is
+        closed for it and opened again with what it found (the config's game.drop_forms) — then the question
+        the lobby stood at, again."""
+        from narrator.listen.setup import EarOptions
+        from narrator.play import calibration
+
+        if "voice" not in self.wiring.inputs:  # keys and typed text: nothing to calibrate
+            self._speak(lobby, [calibration.spoken(lobby.script, "cannot")])
+            lobby.go(lobby.step)
+            return
+        self.ear.close()
+        opts = EarOptions(mic=None if self.wiring.mic == "default" else self.wiring.mic,
+                          model=self.wiring.model_folder(), pack=self.wiring.pack, judge_name=self.wiring.judge_name)
+        try:
+            calibration.run(opts, lambda line: self._speak(lobby, [line]), log.info, self.config,
+                            playing=self.mouth.playing, script=lobby.script)
+        finally:
+            self.wiring.drop_forms, self.wiring.opened = self.config.game.drop_forms, None
+            self._ear = self._open_ear()
+        lobby.go(lobby.step)
 
     # ---- games ----------------------------------------------------------------------------------------
 

@@ -386,7 +386,7 @@ class Lobby:
         step = self.step
         if c.what in w.ANYTIME:
             self.action = c.what
-            if c.what != "shutdown":
+            if c.what not in ("shutdown", "calibrate"):  # 校准 says its own lines (narrator/play/calibration.py)
                 self._lines.append(self.line(f"setting.{c.what}"))
             return
         if c.what in w.ASK:
