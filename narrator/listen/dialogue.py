@@ -89,7 +89,7 @@ class DialogueConfig:
     """"always": every spoken seat answer is read back (no score told a misread seat: measured); "score": the
     gap alone decides (game.seat_doubt)."""
     doubt_everywhere: bool = True
-    """Read back what the scores doubt at every prompt (False: irreversible ones only; the lobby)."""
+    """Read back what the scores doubt at every prompt (False: irreversible ones only)."""
     ask_again_s: float = 20.0
     """s of silence before the question is asked again."""
     remind_s: float = 10.0

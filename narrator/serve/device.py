@@ -300,8 +300,9 @@ class Device:
         live.speak(asked)
         self._listening_cue()
         waiting = lobby.step.kind == "idle"
-        # The lobby says every choice back itself and 撤销 takes it back: no read-back for a doubt there.
-        config = DialogueConfig(pack=self.wiring.pack, judge_name=self.wiring.judge_name, doubt_everywhere=False,
+        # What the recogniser doubts is read back here as in a game, and every spoken count (Choice.numbered):
+        # each choice says itself ("十二个人，对吗？"), and the right one said instead is read back in its turn.
+        config = DialogueConfig(pack=self.wiring.pack, judge_name=self.wiring.judge_name,
                                 ask_again_s=math.inf if waiting else self.ask_again_s,
                                 remind_s=self.ask_again_s, give_up_after=None if waiting else 1)
         dialogue = Dialogue(lobby, ear, live.say_line, live.clock or _clock(), config)

@@ -29,6 +29,7 @@ from narrator.engine.prompts import Prompt
 from narrator.engine.refusals import Refusal
 from narrator.engine.rules import Setup, SetupError
 from narrator.hostwords import NotUnderstood
+from narrator.hostwords.rules_words import KEYWORDS as RULES_WORDS
 from narrator.judge.lines import Line
 from narrator.judge.rules_talk import phrase_key
 from narrator.judge.script import DEFAULT_JUDGE_NAME, Joined, Pieces, Script, Seat
@@ -41,6 +42,9 @@ PAGE = 4
 """Boards said at a time."""
 USUAL_PLAYERS = 12
 """The table whose board 规则 explains before a count is chosen."""
+RULES_WORD = RULES_WORDS[0]
+"""规则, offered by voice at every lobby question (a pack whose `extra: rules:` offers it at every game prompt
+too has it twice; one that does not, the Korean stand-in's, offers it here alone)."""
 EXAMPLES = ("witch_self_save.always", "sheriff.false", "sheriff_weight.1.5", "win.city")
 """The rules named when a rule is not understood (`house_rules` keys)."""
 
@@ -56,6 +60,9 @@ class Choice:
     """What the read-back says ("关机", "十二个人", "预女猎", "没有警长"): what the lobby understood, never empty."""
     confirm: bool = False
     """Read back and wait for 对 / 确认 before it is taken."""
+    numbered: bool = False
+    """A number the recogniser misreads with confidence, as it does a seat (a count: 十八个 heard as 八个):
+    read back when spoken, whatever the scores (narrator/listen/doubt.py `Policy`)."""
 
 
 def _refuse(code: str, **values: object) -> Refusal:
@@ -310,7 +317,8 @@ class Lobby:
             return Choice(slug, said=self._command_said(slug))
         n = w.read_count(text) if step.kind in ("players", "board") else None
         if n is not None and n in w.counts():  # at the board question too: 换板子 lets the count change
-            return Choice("count", n, said=Pieces(self.line("said.count", n=self.script.number(n)).pieces))
+            return Choice("count", n, said=Pieces(self.line("said.count", n=self.script.number(n)).pieces),
+                          numbered=True)
         if step.kind == "players":  # what it can take: the counts (it has no command to name)
             raise NotUnderstood(_refuse("no_count", low=w.PLAYER_RANGE[0], high=w.PLAYER_RANGE[1]))
         if step.kind == "board" and step.players is not None:
@@ -523,6 +531,7 @@ class Lobby:
         if kind == "idle":  # "法官，开始新游戏", as the ready line says it
             words.insert(1, w.clean(self.judge_name) + w.COMMANDS["new_game"][0])
         words += [word for table in (w.ANYTIME, w.ASK) for s in table for word in table[s]]
+        words.append(RULES_WORD)  # 规则: the rules explained at every question (`explain`), in every pack
         keys: dict[str, str] = {}
         if kind == "players":
             for n in w.counts():

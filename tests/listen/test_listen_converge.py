@@ -182,3 +182,18 @@ def test_what_is_not_understood_during_an_offer_gets_the_offer_again() -> None:
     host = said.host()
     assert host[host.index(offer):] == [offer, offer, "是一号吗？说对或不对，也可以在键盘上按1和回车。"]
     assert session.answers[-1] == ("wolves.kill", Seats((1,)))
+
+
+def test_offers_skip_the_seats_the_game_would_refuse() -> None:
+    """At the idiot's identification the seats already known (the wolves 1, 4, 8, 11, the seer 3, the witch 5,
+    the hunter 7) are never offered: 对 to one could only be refused."""
+    session, deal = table()
+    auto_until(session, deal, "idiot.identify", {"wolves.kill": "二号", "witch.save": "不救", "witch.poison": "没有",
+                                                 "seer.check": "一号"})
+    script: list[Step] = [voice(("是", 100.0)), voice(("是 是", 100.0)), voice(("不对", 100.0)),
+                          voice(("不对", 100.0)), voice(("不对", 100.0)), voice(("确认", 100.0))]
+    d, _, said = dialogue(session, script)
+    assert isinstance(d.answer(), Accepted), said.host()
+    offered = [x for x in said.host() if x.startswith("是")]
+    assert [x[:x.index("吗")] for x in offered] == ["是二号", "是六号", "是九号", "是十号"]
+    assert session.answers[-1] == ("idiot.identify", Seats((10,)))
