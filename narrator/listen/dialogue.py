@@ -148,6 +148,8 @@ class Dialogue(Repairs[A], Generic[A]):
         self.wake: Callable[[], float | None] | None = None
         """Called while the host is waited for: does what is due at the table now (the Conductor's "请稍等",
         narrator/audio/conductor.py) and returns s until it must be called again (None: never)."""
+        self.moved: Callable[[], None] | None = None
+        """Called when the question asked changed without an answer taken (撤销): the host's panel follows."""
 
     # ---- saying ---------------------------------------------------------------------------------------
 
@@ -254,6 +256,12 @@ class Dialogue(Repairs[A], Generic[A]):
 
     def _remind(self, prompt: Prompt, reminders: int) -> None:
         quiet = self.refused_in_secret
+        if self.gathered.offer is not None:
+            # "是八号吗？" is still waiting for 对 / 不对: that is what is asked again, not the question — a host
+            # who hears the question again gives his whole answer, and the ear, listening for 对, may read it so
+            seat = self.gathered.offer
+            self.say(self.script.line("listening", "offer", seat=Seat(seat), keys=str(seat)), prompt, quiet=quiet)
+            return
         if reminders == 0:
             lines = self.question(prompt)
             for line in lines:
@@ -415,7 +423,11 @@ class Dialogue(Repairs[A], Generic[A]):
             self.own("nothing_to_undo", prompt)
             return Pending(None)
         again = self.session.prompt
-        self.own("undone", again)
+        if self.moved is not None:
+            self.moved()
+        # a game's correction is the host's alone (the table heard the answer, not that it was taken back);
+        # the lobby of `narrator serve` keeps nothing from the people setting up the game
+        self.say(self.script.line("listening", "undone"), again, quiet=isinstance(self.session, Session))
         lines = self.session.take_lines()
         for line in lines:
             self.say(line, again, remember=False)

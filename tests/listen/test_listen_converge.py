@@ -212,3 +212,18 @@ def test_a_deny_heard_with_noise_is_a_deny_never_a_yes() -> None:
                            "是一号吗？说对或不对，也可以在键盘上按1和回车。",
                            "是二号吗？说对或不对，也可以在键盘上按2和回车。"]
     assert session.answers[-1] == ("wolves.kill", Seats((2,)))
+
+
+def test_a_silent_host_at_an_offer_hears_the_offer_again_not_the_question() -> None:
+    """The room, seed 5: "是八号吗？" got no answer the ear heard, the question was asked again, the host gave
+    his whole answer ("九号出局") and the ear, listening for 对 / 不对, read it as 对 — 八号 was exiled. While an
+    offer waits, the reminder is the offer."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    offer = "是一号吗？说对或不对，也可以在键盘上按1和回车。"
+    d, _, said = dialogue(session, [voice(("是", 100.0)), voice(("是 是", 100.0)), None, None, "不对", "确认"],
+                          ask_again_s=20, remind_s=8)
+    assert isinstance(d.answer(), Accepted)
+    host = said.host()
+    assert host[host.index(offer):] == [offer, offer, offer, "是二号吗？说对或不对，也可以在键盘上按2和回车。"]
+    assert "狼人刀了谁？空刀请说空刀。" not in host[host.index(offer):]
