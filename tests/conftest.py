@@ -50,9 +50,10 @@ def is_niced(worker: str) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config.option, "loadscopereorder"):  # groups are handed out in the order collected (below)
         config.option.loadscopereorder = False
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
-    if worker is None:
-        return
+    # Without xdist (`-n 0`) the run has a sound server of its own too: other runs on the machine (another
+    # engineer's room test, a benchmark) would otherwise share the default server, its sinks named alike,
+    # and one room would hear the other's host and players.
+    worker = os.environ.get("PYTEST_XDIST_WORKER") or "main"
     if is_niced(worker):  # every thread of this worker (Linux keeps a priority per thread), and what it starts
         for task in os.listdir("/proc/self/task"):
             os.setpriority(os.PRIO_PROCESS, int(task), NICEST)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from narrator.journal import FileStore, JournalStore
-from narrator.presets import make_setup, preset_names
-from narrator.session import Session
+from narrator.judge.presets import make_setup, preset_names
+from narrator.session.journal import FileStore, JournalStore
+from narrator.session.session import Session
 from narrator.sim.autohost import AutoHost, Deal
 
 

@@ -22,10 +22,10 @@ from test_fair_nights import CASES
 
 from narrator.audio import SAMPLE_RATE
 from narrator.audio.conductor import Conductor
-from narrator.clock import FakeClock
+from narrator.cli.narration import conduct
+from narrator.common.clock import FakeClock
 from narrator.judge.lines import Line
 from narrator.judge.script import Script
-from narrator.narration import conduct
 from narrator.sim.scenario import Scenario
 
 HERE = Path(__file__).parent
@@ -118,7 +118,7 @@ def test_a_secret_skill_of_the_day_sounds_the_same_whatever_the_hosts_speed(a: s
 
 @pytest.fixture(scope="module")
 def espeak(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Line], np.ndarray]:
-    from narrator import bootstrap
+    from narrator.play import bootstrap
 
     return bootstrap.speaker("espeak", cache_dir=tmp_path_factory.mktemp("voice")).line
 

@@ -28,8 +28,8 @@ from typing import Any
 import pytest
 
 from narrator.judge.lines import Line
-from narrator.presets import make_setup, preset_names
-from narrator.session import Session
+from narrator.judge.presets import make_setup, preset_names
+from narrator.session.session import Session
 from narrator.sim.autohost import AutoHost, Deal
 from narrator.sim.scenario import Run, Scenario
 

@@ -145,3 +145,21 @@ def test_the_walk_sees_every_kind_of_import(tmp_path: Path) -> None:
     assert circles({"x": {"y"}, "y": set()}) == []
     # the real graph is read the same way: the judge's script reads the lobby's words on its own floor
     assert "narrator.judge.lobby_words" in import_graph()["narrator.judge.script"]
+
+
+def test_narrator_holds_folders_only() -> None:
+    """A newcomer finds the floors from the folder names: no module stands loose beside them."""
+    assert loose_modules(PACKAGE) == []
+
+
+def loose_modules(root: Path) -> list[str]:
+    return sorted(p.name for p in root.glob("*.py") if p.name != "__init__.py")
+
+
+def test_a_loose_module_is_found(tmp_path: Path) -> None:
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "game.py").write_text("")
+    assert loose_modules(tmp_path) == []
+    (tmp_path / "clock.py").write_text("")
+    assert loose_modules(tmp_path) == ["clock.py"]

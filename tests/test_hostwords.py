@@ -13,6 +13,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from narrator.common.numbers import chinese_number as zh_number
 from narrator.engine.answers import (
     Answer,
     Ballots,
@@ -30,7 +31,6 @@ from narrator.hostwords import Ambiguous, NotUnderstood, parse, phrases
 from narrator.hostwords import _lexicon as lex
 from narrator.hostwords._text import to_simplified
 from narrator.judge.script import Script
-from narrator.numbers import chinese_number as zh_number
 
 W, V, SEER = Role.WEREWOLF, Role.VILLAGER, Role.SEER
 HUNTER, GUARD, WITCH = Role.HUNTER, Role.GUARD, Role.WITCH

@@ -21,7 +21,8 @@ from test_properties import PRESETS, setups
 from narrator.engine import answers as a
 from narrator.engine.roles import Role
 from narrator.engine.rules import Setup
-from narrator.journal import (
+from narrator.judge.presets import make_setup
+from narrator.session.journal import (
     FORMAT,
     Chain,
     FileStore,
@@ -37,8 +38,7 @@ from narrator.journal import (
     encode_setup,
     load,
 )
-from narrator.presets import make_setup
-from narrator.session import Refused, Session
+from narrator.session.session import Refused, Session
 from narrator.sim.autohost import AutoHost, Deal
 
 HERE = Path(__file__).parent

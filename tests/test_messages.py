@@ -30,14 +30,14 @@ import typer
 import yaml
 
 from narrator.cli.main import app
+from narrator.common.zh import to_script
 from narrator.engine.roles import Role
 from narrator.engine.rules import NUMBER_RANGES, Rules
 from narrator.judge.lines import Line
+from narrator.judge.presets import make_setup, preset_names
 from narrator.judge.rules_talk import phrase
 from narrator.judge.script import LANGS, Script
 from narrator.play.console import console_words
-from narrator.presets import make_setup, preset_names
-from narrator.zh import to_script
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "messages.md"

@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from narrator import bootstrap
 from narrator.audio import SAMPLE_RATE
-from narrator.clock import Clock, FakeClock, SystemClock
-from narrator.journal import FileStore, JournalStore, MemoryStore
+from narrator.audio.ports import AudioOut, RecordingOut
+from narrator.common.clock import Clock, FakeClock, SystemClock
 from narrator.judge.lines import Line
-from narrator.ports import AudioOut, RecordingOut
-from narrator.presets import make_setup
-from narrator.session import Session
+from narrator.judge.presets import make_setup
+from narrator.play import bootstrap
+from narrator.session.journal import FileStore, JournalStore, MemoryStore
+from narrator.session.session import Session
 
 
 @pytest.fixture(params=["fake", "system"])

@@ -56,10 +56,10 @@ from narrator.engine.rules import (
     Setup,
 )
 from narrator.engine.state import State
-from narrator.journal import Chain, Header, MemoryStore
 from narrator.judge.lines import Line
-from narrator.presets import make_setup, preset_names
-from narrator.session import Accepted, Refused, Session
+from narrator.judge.presets import make_setup, preset_names
+from narrator.session.journal import Chain, Header, MemoryStore
+from narrator.session.session import Accepted, Refused, Session
 from narrator.sim.autohost import AutoHost, Deal
 
 PRESETS = preset_names()

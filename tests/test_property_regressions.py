@@ -14,8 +14,8 @@ from narrator.engine.roles import Role
 from narrator.engine.rules import CLASSIC_NIGHT_ORDER, Rules, Setup, SetupError
 from narrator.engine.state import State
 from narrator.judge.narrate import Judge
+from narrator.judge.presets import make_setup
 from narrator.judge.script import Script
-from narrator.presets import make_setup
 from narrator.sim.autohost import AutoHost, Deal, play_random
 
 

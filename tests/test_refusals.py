@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import narrator
+from narrator.common.zh import to_script
 from narrator.engine.answers import (
     Answer,
     Ballots,
@@ -26,10 +27,9 @@ from narrator.engine.game import Game, Rejected
 from narrator.engine.prompts import ANSWER_SLUGS
 from narrator.engine.refusals import refuse
 from narrator.engine.roles import Role
+from narrator.judge.presets import make_setup
 from narrator.judge.script import LANGS, Script
-from narrator.presets import make_setup
 from narrator.sim.autohost import AutoHost, Deal
-from narrator.zh import to_script
 
 SOURCE = Path(narrator.__file__).parent
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

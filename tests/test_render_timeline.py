@@ -16,7 +16,7 @@ from narrator.audio.beds import builtin_sounds
 from narrator.audio.mixer import Mixer
 from narrator.audio.render import Rendered
 from narrator.audio.subtitles import read_cues
-from narrator.narration import render_scenario
+from narrator.cli.narration import render_scenario
 from narrator.sim.scenario import Output, Scenario
 from narrator.voice import Speaker
 

@@ -19,10 +19,10 @@ from test_messages import line_faults  # the message audit's check of a game's l
 from typer.testing import CliRunner
 
 from narrator.cli.main import app
+from narrator.common.zh import LANGS, to_hant
 from narrator.judge.narrate import Judge
 from narrator.judge.script import Script
 from narrator.sim.scenario import Run, Scenario, ScenarioError
-from narrator.zh import LANGS, to_hant
 
 HERE = Path(__file__).parent
 SCENARIOS = sorted((HERE / "scenarios").glob("*.yaml"))

@@ -11,9 +11,9 @@ import pytest
 from narrator.engine.roles import Role
 from narrator.engine.rules import CHOICES, NEW_MOON_DECK, Rules, Setup, SetupError
 from narrator.hostwords import NotUnderstood, rules_request
+from narrator.judge.presets import make_setup
 from narrator.judge.rules_talk import SWITCHES, TOPICS, opening_lines, phrase_key, rules_lines
 from narrator.judge.script import LANGS, Script
-from narrator.presets import make_setup
 
 NO_VILLAGER = {"狼人": 2, "预言家": 1, "女巫": 1, "猎人": 1, "守卫": 1, "白痴": 1, "长老": 1}
 

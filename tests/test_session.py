@@ -11,9 +11,9 @@ from narrator.engine import events as ev
 from narrator.engine.answers import Pass, Seats, YesNo
 from narrator.engine.game import Game, ReplayDiverged
 from narrator.engine.roles import FOLK, GODS, Camp
+from narrator.judge.presets import make_setup, preset_names
 from narrator.judge.script import LANGS, Script
-from narrator.presets import make_setup, preset_names
-from narrator.session import Accepted, Refused, Session
+from narrator.session.session import Accepted, Refused, Session
 from narrator.sim.autohost import AutoHost, Deal
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from narrator.engine.roles import Role
 from narrator.engine.rules import Rules, Setup, SetupError
-from narrator.presets import make_setup, preset_names
+from narrator.judge.presets import make_setup, preset_names
 
 NINE = {"狼人": 3, "村民": 3, "预言家": 1, "女巫": 1, "猎人": 1}
 

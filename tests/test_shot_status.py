@@ -12,7 +12,7 @@ from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Seats, YesNo
 from narrator.engine.game import Game
 from narrator.engine.roles import Role
-from narrator.presets import make_setup
+from narrator.judge.presets import make_setup
 from narrator.sim.autohost import AutoHost, Deal
 
 # seats 1-3 wolves (狼王 at 3 in the second case), 4-6 villagers, 7 丘比特, 8 预言家, 9 女巫, 10 猎人,

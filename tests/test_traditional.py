@@ -10,14 +10,14 @@ import pytest
 from typer.testing import CliRunner
 
 from narrator.cli.main import app
+from narrator.common.zh import holds, lang_named, readings
 from narrator.engine.answers import Seats, YesNo
 from narrator.engine.refusals import refuse
 from narrator.engine.roles import Role, role_named
 from narrator.hostwords import parse
+from narrator.judge.presets import make_setup
 from narrator.judge.script import Script
-from narrator.presets import make_setup
 from narrator.sim.scenario import Run, Scenario
-from narrator.zh import holds, lang_named, readings
 
 HERE = Path(__file__).parent
 WRITTEN_IN_HANT = HERE / "scenarios" / "102_traditional_game_written_in_traditional.yaml"
@@ -96,7 +96,7 @@ def test_resume_notes_are_in_the_resumed_games_script(tmp_path: Path) -> None:
     """`narrator resume` names the game it takes (and the ones it skips) in that game's script."""
     from narrator.play import store
     from narrator.play.scripted import host_script
-    from narrator.session import Session
+    from narrator.session.session import Session
 
     scripted = host_script(Scenario.load(WRITTEN_IN_HANT))
     for answered in (2, 0):  # the older game has answers, the newer one none (skipped)

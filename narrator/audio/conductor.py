@@ -84,7 +84,7 @@ if TYPE_CHECKING:
     from narrator.audio.mixer import Mixer, Ticket
     from narrator.audio.playback import Player
     from narrator.audio.render import Tape
-    from narrator.clock import Clock
+    from narrator.common.clock import Clock
     from narrator.judge.lines import Line
 
 SR = SAMPLE_RATE

@@ -93,7 +93,7 @@ def setup(
 ) -> None:
     """Prepare this device in one command (safe to run again): install the speech model, build the voice
     cache, pick the table/host/mic devices (test tone, mic level meter), and write the config file."""
-    from narrator.paths import config_path
+    from narrator.common.paths import config_path
     from narrator.play import setup as steps
     from narrator.play.config import Config, ConfigError, parse_inputs
     from narrator.play.devices import ROLES, DeviceProblem, all_devices, check_device

@@ -115,10 +115,10 @@ def demo(
 def _play(scenario: object, speaker: object, lang: str, device: str, host_device: str | None) -> int:
     import sounddevice as sd
 
-    from narrator import bootstrap
     from narrator.cli.errors import FAILED, device_problem, one_line
+    from narrator.cli.narration import play_scenario
     from narrator.cli.printed import GamePrinter
-    from narrator.narration import play_scenario
+    from narrator.play import bootstrap
     from narrator.sim.scenario import Scenario
     from narrator.voice import MissingPiece, Speaker, VoiceError
 
@@ -146,7 +146,7 @@ def presets() -> None:
     from collections import Counter
 
     from narrator.cli.help import cells
-    from narrator.presets import make_setup, preset_names
+    from narrator.judge.presets import make_setup, preset_names
 
     names = preset_names()
     width = max(cells(name) for name in names)

@@ -157,8 +157,8 @@ def measure(
             raise _fail(str(e), 2) from None
         typer.echo(report.table() + "\n")
         reports.append(report)
+    from narrator.common.paths import data_dir
     from narrator.listen.measure import save_last
-    from narrator.paths import data_dir
 
     save_last(data_dir(), phrases, reports)
 

@@ -154,13 +154,13 @@ def play(
 ) -> None:
     """Run a live game: the judge says the cards to deal, waits for "开始", then runs every night and day
     to the end, saving each answer before the next line; then prints and saves the recap."""
+    from narrator.common.paths import games_dir
     from narrator.engine.rules import SetupError
-    from narrator.paths import games_dir
     from narrator.play import store
     from narrator.play.config import Config, ConfigError
     from narrator.play.options import game_setup
     from narrator.play.run import NewGame, StartProblem, run_game
-    from narrator.session import Session
+    from narrator.session.session import Session
 
     try:
         setup, name = game_setup(preset, players, roles, rule)
@@ -224,10 +224,10 @@ def games() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from narrator.journal import JournalError
     from narrator.judge.script import Script
     from narrator.play import store
     from narrator.play.lines import where_text
+    from narrator.session.journal import JournalError
 
     found = store.all_games()
     if not found:
@@ -264,11 +264,11 @@ def recap(
     written when the game ends."""
     from rich.console import Console
 
-    from narrator.journal import JournalError, write_atomically
     from narrator.play import store
     from narrator.play.recap import build_recap
     from narrator.play.recap_page import html, markdown, print_recap
     from narrator.play.run import _title
+    from narrator.session.journal import JournalError, write_atomically
 
     if out is not None:
         from narrator.cli.errors import check_writable

@@ -70,7 +70,7 @@ class GamePrinter:
         """The host's words; an answer the runner gave from the deal is marked so."""
         host = self.words["host"]
         if words is not None:
-            from narrator.zh import to_script
+            from narrator.common.zh import to_script
 
             words = to_script(words, self.script.lang)  # the host may say 七号; the page is in the game's script
             self.console.print(f"  🗣 {host}：{words}", style="cyan", markup=False)

@@ -35,7 +35,7 @@ def make_game_speaker(backend: Backend, voice: str | None, rate: str, lang: Lang
                       offline: bool) -> Speaker:
     from rich.console import Console
 
-    from narrator import bootstrap
+    from narrator.play import bootstrap
 
     console = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -56,8 +56,8 @@ def render_to(scenario: Scenario, speaker: Speaker, out: Path, host_out: Path | 
     WebVTT subtitles of each channel go beside the WAVs (game.vtt, game.host.vtt)."""
     from narrator.audio.subtitles import vtt_path_for
     from narrator.cli.errors import FAILED, check_writable, one_line
+    from narrator.cli.narration import render_scenario
     from narrator.cli.printed import print_line
-    from narrator.narration import render_scenario
     from narrator.voice import MissingPiece, VoiceError
 
     host_out = host_out or host_path_for(out)

@@ -32,7 +32,7 @@ def parse_lang(value: str | Lang) -> Lang:
     """A `--lang` value: zh-Hans / zh-Hant, or zh-CN / zh-TW (zh-SG, zh-HK, zh-MO), in any case."""
     if isinstance(value, Lang):
         return value
-    from narrator.zh import lang_named  # every spelling (narrator/zh.py ALIASES), as a scenario's `lang:`
+    from narrator.common.zh import lang_named  # every spelling (narrator/common/zh.py ALIASES), as a scenario's `lang:`
 
     found = lang_named(value)
     if found is None:

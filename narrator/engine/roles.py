@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from narrator.zh import to_hans
+from narrator.common.zh import to_hans
 
 
 class Camp(StrEnum):

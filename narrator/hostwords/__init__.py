@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from narrator.common.numbers import chinese_number
 from narrator.engine.answers import (
     Answer,
     Ballots,
@@ -51,7 +52,6 @@ from narrator.engine.answers import (
 )
 from narrator.engine.prompts import ANSWER_SLUGS
 from narrator.engine.refusals import refuse
-from narrator.numbers import chinese_number
 
 from . import _lexicon as lex
 from ._errors import Ambiguous, NotUnderstood, Unlike

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from narrator.zh import to_hans
+from narrator.common.zh import to_hans
 
 Gap = Literal["", " ", ","]
 """What stood before a character: nothing, whitespace, or punctuation (or the start of the text)."""

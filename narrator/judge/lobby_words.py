@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from narrator.numbers import chinese_number
+from narrator.common.numbers import chinese_number
 
 COMMANDS: dict[str, tuple[str, ...]] = {
     "new_game": ("开始新游戏", "新游戏", "开新局"),  # and with the name first: Lobby._choices
@@ -47,7 +47,7 @@ class Board:
 @cache
 def all_boards() -> tuple[Board, ...]:
     """Every preset of narrator/data/presets.yaml as a board, in the order listed."""
-    from narrator.presets import preset_names, preset_roles
+    from narrator.judge.presets import preset_names, preset_roles
 
     out = []
     for name in preset_names():

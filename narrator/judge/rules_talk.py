@@ -202,7 +202,7 @@ def usual_rules(setup: Setup) -> Rules:
 @cache
 def _usual_candidates() -> tuple[Rules, Rules]:
     """The modern defaults and the classic set (Rules are frozen: made once)."""
-    from narrator.presets import classic_rules
+    from narrator.judge.presets import classic_rules
 
     return Rules(), Rules().with_overrides(classic_rules())
 

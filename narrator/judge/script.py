@@ -11,14 +11,14 @@ from typing import Any
 
 import yaml
 
+from narrator.common.numbers import chinese_number
+from narrator.common.zh import LANGS as LANGS  # re-exported: the scripts a game can be played in
+from narrator.common.zh import to_script
 from narrator.engine.answers import Answer
 from narrator.engine.refusals import Refusal
 from narrator.engine.roles import Role
 from narrator.judge.lines import Line
 from narrator.judge.readings import reading
-from narrator.numbers import chinese_number
-from narrator.zh import LANGS as LANGS  # re-exported: the scripts a game can be played in
-from narrator.zh import to_script
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

@@ -40,7 +40,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from narrator.clock import Clock
+from narrator.common.clock import Clock
+from narrator.common.zh import to_script
 from narrator.engine.answers import Answer, Ballots, Seats, YesNo
 from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
@@ -69,8 +70,7 @@ from narrator.listen.doubt import (
 )
 from narrator.listen.grammar import START, UNK, WAKE_KINDS, load_pack
 from narrator.listen.repairs import Pending, Repairs
-from narrator.session import Refused, Session
-from narrator.zh import to_script
+from narrator.session.session import Refused, Session
 
 __all__ = ["READ_BACK", "SEAT_DOUBT", "Dialogue", "DialogueConfig", "Questions", "doubtful", "host_answer",
            "irreversible", "meaning"]
@@ -181,7 +181,7 @@ class Dialogue(Repairs):
     # ---- saying ---------------------------------------------------------------------------------------
 
     def secret_now(self, prompt: Prompt | None) -> bool:
-        return self.session.hidden(prompt)  # one rule for every front end: narrator/session.py
+        return self.session.hidden(prompt)  # one rule for every front end: narrator/session/session.py
 
     def say(self, line: Line, prompt: Prompt | None, *, remember: bool = True, quiet: bool = False) -> None:
         """Say a line of the dialogue, routed: to the host at a hidden prompt (or `quiet`: a reminder after a

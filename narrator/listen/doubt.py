@@ -124,5 +124,14 @@ def heard_words(heard: Heard) -> str:
     return "".join(t for t in heard.text.split() if t not in (UNK, PAUSE) and all(_cjk(c) or c.isdigit() for c in t))
 
 
+def shown_words(heard: Heard) -> str:
+    """What was heard as the host's console shows it: a spoken answer's host words, each word of a reading that
+    is not one (a model's raw token: "하나", [unk]) left out ("" when none is left); typed and keyed lines as
+    they came."""
+    if heard.source not in SPOKEN:
+        return heard.text
+    return " ".join(t for t in heard.text.split() if t not in (UNK, PAUSE) and all(_cjk(c) or c.isdigit() for c in t))
+
+
 def _cjk(ch: str) -> bool:
     return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"

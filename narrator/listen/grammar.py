@@ -29,11 +29,11 @@ from typing import Any
 
 import yaml
 
+from narrator.common.numbers import chinese_number as zh_number
 from narrator.engine.answers import Ballots, Duel, Seats, SelfExplode, VoteResult
 from narrator.engine.prompts import ANSWER_SLUGS, Prompt
 from narrator.hostwords import phrases
 from narrator.listen.recognizer import PAUSE
-from narrator.numbers import chinese_number as zh_number
 
 GRAMMARS_DIR = Path(__file__).resolve().parents[2] / "grammars"
 UNK = "[unk]"

@@ -1,7 +1,10 @@
 """Measuring a room: phrases (recorded, or synthesised by espeak-ng) mixed with the night bed at a given
-SNR, heard through the real pipeline (VAD → Vosk with the prompt's grammar → parse → doubt), and counted
-per prompt type as accepted-correct, accepted-wrong or asked-again (nothing heard, not understood, or a
-doubtful irreversible answer that the dialogue would read back).
+SNR, heard through the real pipeline (VAD → Vosk with the prompt's grammar → parse → the read-back policy),
+and counted per prompt type by what the dialogue would do with it: taken right at once ("correct"), read back
+and right (one 对 more: "confirmed"), read back and wrong (caught by the host's 不对: "caught"), taken wrong
+without a read-back ("wrong": the one that must not happen), or asked again (nothing heard, not understood).
+The read-back policy is the dialogue's own (narrator/listen/doubt.py `Policy`): under the default
+`seat_doubt = "always"` every spoken seat is read back, so a misread seat is "caught", never "wrong".
 
 A phrase file (YAML; grammars/ko.test.yaml is the one for the Korean model):
 
@@ -23,14 +26,15 @@ import wave
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast, get_args
 
 import numpy as np
 import yaml
 
-from narrator.engine.answers import Ballots, Direction, Pass, Seats, VoteResult, YesNo
+from narrator.engine.answers import Answer, Ballots, Direction, Pass, Seats, VoteResult, YesNo
 from narrator.engine.prompts import Prompt
-from narrator.listen.dialogue import doubtful, irreversible, meaning
+from narrator.listen.dialogue import meaning
+from narrator.listen.doubt import Policy
 from narrator.listen.grammar import Grammar, Pack, PackError, VocabularyError, load_pack, yaml_problem
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer
 from narrator.listen.vad import EndpointConfig, Endpointer, make_vad
@@ -45,7 +49,10 @@ PROMPT_TYPES: dict[str, frozenset[type]] = {
     "vote.exile": frozenset({Ballots, VoteResult}),
     "sheriff.order": frozenset({Direction}),
 }
-OUTCOMES = ("correct", "wrong", "again")
+ANSWER_TYPES: tuple[type, ...] = get_args(Answer)
+"""narrator.engine.answers.Answer's members: what `meaning` gives for an answer (a str for a control word)."""
+OUTCOMES = ("correct", "confirmed", "caught", "wrong", "again")
+"""Taken right at once; read back and right; read back and wrong (不对 catches it); taken wrong; asked again."""
 
 
 class MeasureError(Exception):
@@ -78,10 +85,12 @@ class Report:
 
     def table(self) -> str:
         snr = _snr(self.snr_db)
-        rows = [f"{'prompt type':<16}{'n':>4}{'correct':>10}{'wrong':>8}{'again':>8}   ({snr})"]
+        heads = {"correct": "right", "confirmed": "read back right", "caught": "read back wrong",
+                 "wrong": "WRONG taken", "again": "again"}
+        rows = [f"{'prompt type':<16}{'n':>4}" + "".join(f"{heads[k]:>17}" for k in OUTCOMES) + f"   ({snr})"]
         for kind in sorted(self.counts):
             r, n = self.rates(kind), sum(self.counts[kind].values())
-            rows.append(f"{kind:<16}{n:>4}{r['correct']:>10.0%}{r['wrong']:>8.0%}{r['again']:>8.0%}")
+            rows.append(f"{kind:<16}{n:>4}" + "".join(f"{r[k]:>17.0%}" for k in OUTCOMES))
         return "\n".join(rows)
 
 
@@ -177,21 +186,25 @@ def load_cases(path: Path) -> tuple[dict[str, Any], list[Case]]:
     return spec, cases
 
 
-def judge(heard_text: str | None, heard: Any, prompt: Prompt, expect: str, pack: Pack, gap: float) -> str:
-    """The outcome the dialogue would reach for this one utterance."""
+def judge(heard_text: str | None, heard: Any, prompt: Prompt, expect: str, pack: Pack, gap: float,
+          policy: Policy | None = None) -> str:
+    """The outcome the dialogue would reach for this one utterance under `policy` (default: the dialogue's
+    defaults with `gap`): one of OUTCOMES."""
     if heard is None or not heard_text:
         return "again"
     got = meaning(heard_text, prompt, pack)
     if got is None:
         return "again"
-    if irreversible(prompt.kind) and doubtful(heard, prompt, pack, gap):
-        return "again"
-    return "correct" if got == meaning(expect, prompt, pack) else "wrong"
+    right = got == meaning(expect, prompt, pack)
+    policy = policy or Policy(doubt_gap=gap)
+    if isinstance(got, ANSWER_TYPES) and policy.reads_back(heard, cast(Answer, got), prompt, pack):  # not a control
+        return "confirmed" if right else "caught"
+    return "correct" if right else "wrong"
 
 
 def run(cases: list[Case], model: Any, pack_name: str, players: int, snr_db: float | None, *,
         gap: float = 3.0, vad: str = "silero", bed: np.ndarray | None = None,
-        on_case: Callable[[str, str, str], None] | None = None) -> Report:
+        on_case: Callable[[str, str, str], None] | None = None, policy: Policy | None = None) -> Report:
     from narrator.listen.recognizer import knows
 
     pack = load_pack(pack_name)
@@ -210,7 +223,7 @@ def run(cases: list[Case], model: Any, pack_name: str, players: int, snr_db: flo
         ear = FileEar(audio, Recognizer(model), grammar, Endpointer(make_vad(vad), EndpointConfig()), tail_s=0.0)
         heard = ear.listen(prompt, players)
         text = heard.text if heard is not None else ""
-        outcome = judge(text, heard, prompt, case.expect, pack, gap)
+        outcome = judge(text, heard, prompt, case.expect, pack, gap, policy)
         report.add(case.kind, outcome, case.label, text)
         if on_case:
             on_case(case.label, text, outcome)
@@ -222,16 +235,19 @@ LAST_FILE = "model-test.json"
 
 
 def save_last(folder: Path, phrases: Path, reports: list[Report]) -> Path:
-    """Keep the last measurement: per SNR, the share of answers accepted right and wrong over all cases."""
+    """Keep the last measurement: per SNR, the share of answers right (at once or after a read-back), read
+    back, and taken wrong, over all cases."""
     import json
     import time
 
     rows = []
     for report in reports:
         n = sum(sum(c.values()) for c in report.counts.values()) or 1
-        rows.append({"snr_db": report.snr_db,
-                     "correct": sum(c["correct"] for c in report.counts.values()) / n,
-                     "wrong": sum(c["wrong"] for c in report.counts.values()) / n, "n": n})
+        def share(*outcomes: str, counts: dict[str, dict[str, int]] = report.counts, n: int = n) -> float:
+            return sum(c[o] for c in counts.values() for o in outcomes) / n
+
+        rows.append({"snr_db": report.snr_db, "correct": share("correct", "confirmed"),
+                     "read_back": share("confirmed", "caught"), "wrong": share("wrong"), "n": n})
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / LAST_FILE
     path.write_text(json.dumps({"when": time.strftime("%Y-%m-%d %H:%M"), "phrases": str(phrases), "rows": rows}),
@@ -245,7 +261,8 @@ def last_summary(folder: Path) -> str | None:
 
     try:
         data = json.loads((folder / LAST_FILE).read_text(encoding="utf-8"))
-        parts = [f"{_snr(r['snr_db'])}: {r['correct']:.0%} right, {r['wrong']:.0%} wrong" for r in data["rows"]]
+        parts = [f"{_snr(r['snr_db'])}: {r['correct']:.0%} right, {r['wrong']:.0%} wrong"
+                 + (f" ({r['read_back']:.0%} read back)" if r.get("read_back") else "") for r in data["rows"]]
         return f"last `narrator model test` ({data['when']}, {data['phrases']}): " + "; ".join(parts)
     except (OSError, ValueError, KeyError, TypeError):
         return None

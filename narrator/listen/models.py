@@ -61,7 +61,7 @@ class Problem:
 
 def user_models_dir() -> Path:
     """models/ in the user data folder: the one `narrator play` keeps its games in ($NARRATOR_DATA_DIR)."""
-    from narrator.paths import data_dir
+    from narrator.common.paths import data_dir
 
     return data_dir() / "models"
 

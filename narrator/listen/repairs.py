@@ -29,7 +29,7 @@ from narrator.listen.converge import (
 )
 from narrator.listen.doubt import SPOKEN, Policy
 from narrator.listen.grammar import UNK
-from narrator.session import names_secret
+from narrator.session.session import names_secret
 
 
 @dataclass(frozen=True, slots=True)

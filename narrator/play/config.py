@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from narrator.paths import config_path
+from narrator.common.paths import config_path
 
 INPUTS = ("voice", "keypad", "text")
 LANGS = ("zh-Hans", "zh-Hant")

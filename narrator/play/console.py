@@ -27,14 +27,15 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from narrator.common.zh import to_script
 from narrator.judge.lines import Line
 from narrator.judge.script import Script
+from narrator.listen.doubt import shown_words
 from narrator.play.ears import Heard
 from narrator.play.loop import QuietView
-from narrator.zh import to_script
 
 if TYPE_CHECKING:
-    from narrator.session import Session
+    from narrator.session.session import Session
 
 WORDS_HANS = {
     "host": "主持人", "title": "主持人（只给主持人看）", "heard": "听到", "refused": "没接受", "asked": "问",
@@ -42,6 +43,7 @@ WORDS_HANS = {
     "badge": "警", "out": "出局", "keys": "按键", "keys_hint": "（回车确认）",
     "keymap": "键盘：7 回车 七号 · 3.5 三号和五号 · 0 没有/不 · * 是/过 · 1.2+7 一、二号投七号 · / 重复 · "
               "- 暂停/继续 · 退格 撤销",
+    "not_heard": "没听懂",
     "pass_hint": "（这一步不用回答：说“过”，或按 * 回车）",
     "pass_why": "“请说过”：这一步没有要问你的，但桌上每一步都等主持人一句话，和等活着的角色回答一样长，"
                 "所以大家听不出谁还活着。说“过”，法官就接着往下说。",
@@ -249,9 +251,9 @@ class HostConsole(QuietView):
             self._refresh()  # the mouth prints the lines it says
 
     def heard(self, heard: Heard) -> None:
-        self.heard_text = heard.text
+        self.heard_text = shown_words(heard) or self.words["not_heard"]  # never the model's raw tokens
         self.refusal = ""
-        self.console.print(f"  [green]👂 {escape(heard.text)}[/green]")
+        self.console.print(f"  [green]👂 {escape(self.heard_text)}[/green]")
         self._refresh()
 
     def refused(self, text: str) -> None:

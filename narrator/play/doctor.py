@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from narrator.paths import config_path, data_dir
+from narrator.common.paths import config_path, data_dir
 from narrator.play.config import Config, ConfigError
 from narrator.play.devices import DeviceProblem, check_device
 

@@ -9,7 +9,7 @@ from narrator.engine.rules import Setup
 from narrator.judge.lines import Line
 from narrator.judge.script import Joined, Pieces, Script, Seat
 from narrator.play.options import dealt_cards
-from narrator.session import Place
+from narrator.session.session import Place
 
 
 def deal_line(script: Script, setup: Setup) -> Line:

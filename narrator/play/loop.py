@@ -20,9 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from narrator.clock import Clock, SystemClock
+from narrator.common.clock import Clock, SystemClock
 from narrator.engine.prompts import Prompt
-from narrator.journal import JournalWriteError
 from narrator.judge.lines import Line
 from narrator.judge.script import Script
 from narrator.listen.base import Ear
@@ -32,7 +31,8 @@ from narrator.play import lines as play_lines
 from narrator.play.ears import GuardedEar, Heard, InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.mouth import DeviceLost, Mouth
-from narrator.session import Refused, Session
+from narrator.session.journal import JournalWriteError
+from narrator.session.session import Refused, Session
 
 if TYPE_CHECKING:
     from narrator.audio.conductor import Conductor
@@ -97,7 +97,7 @@ class Live:
     sleep: Callable[[float], None] = time.sleep
     now: Callable[[], float] = time.monotonic
     clock: Clock | None = None
-    """The dialogue's clock (narrator.clock port); None: the system clock."""
+    """The dialogue's clock (narrator.common.clock port); None: the system clock."""
     degraded: str | None = None
     """The device that is lost ("table" …), or None."""
     on_start: Callable[[], None] | None = None

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from narrator.audio.mixer import Mixer
     from narrator.audio.pacing import HostWords, PauseSpec
     from narrator.audio.playback import Player
-    from narrator.clock import Clock
+    from narrator.common.clock import Clock
     from narrator.listen.base import Playing
     from narrator.voice import Speaker
 
@@ -122,7 +122,7 @@ class AudioMouth:
                  host_words: HostWords | None = None, clock: Clock | None = None) -> None:
         from narrator.audio.conductor import Conductor
         from narrator.audio.pacing import load_host_words, load_line_classes, load_night1
-        from narrator.clock import SystemClock
+        from narrator.common.clock import SystemClock
 
         self.speaker, self.offline, self.printer = speaker, offline, printer
         self._make_player = make_player

@@ -65,7 +65,7 @@ def parse_rules(items: list[str]) -> dict[str, Any]:
 def game_setup(preset: str | None = None, players: int | None = None, roles: str | None = None,
                rules: list[str] | None = None) -> tuple[Setup, str]:
     """The checked set-up and its name (the preset's, or "自定义N人局")."""
-    from narrator.presets import make_setup
+    from narrator.judge.presets import make_setup
 
     if preset is not None and roles is not None:
         raise SetupError("--preset 和 --roles 只能选一个")

@@ -14,10 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
+from narrator.common.zh import to_script
 from narrator.engine import events as ev
 from narrator.engine.roles import Camp, Role
 from narrator.judge.script import Script
-from narrator.zh import to_script
 
 LABELS_HANS: dict[str, str] = {
     "night": "第{n}夜", "day": "第{n}天", "guard": "守卫守护{seat}", "guard.none": "守卫空守",

@@ -12,8 +12,8 @@ from html import escape
 from pathlib import Path
 
 from narrator.engine.roles import WOLF_CARDS, Role
-from narrator.journal import write_atomically
 from narrator.play.recap import Recap, Vote, when_label
+from narrator.session.journal import write_atomically
 
 CAMP_COLOURS = {"wolf": "#c0392b", "good": "#2e6fd1", "third": "#8e44ad", "unknown": "#7f8c8d"}
 ARROW = "#e67e22"

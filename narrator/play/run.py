@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from narrator.common.paths import games_dir
+from narrator.common.zh import to_script
 from narrator.engine.prompts import Prompt
 from narrator.listen.base import Ear, Heard, Playing, Recording
-from narrator.paths import games_dir
 from narrator.play import store
 from narrator.play.config import Config, ConfigError, parse_inputs
 from narrator.play.console import HostConsole, line_printer, terminal_kept
@@ -22,8 +23,7 @@ from narrator.play.devices import DeviceProblem, check_device
 from narrator.play.loop import Live, Outcome
 from narrator.play.mouth import DeviceLost, Mouth, PrintMouth
 from narrator.play.store import SavedGame
-from narrator.session import Session
-from narrator.zh import to_script
+from narrator.session.session import Session
 
 if TYPE_CHECKING:
     from narrator.audio.beds import SoundBank
@@ -150,10 +150,10 @@ class Wiring:
         return Path(self.model)
 
     def ear(self, players: int, stdin: Iterable[str] | None = None) -> Ear:
-        """Every input asked for, started (narrator.bootstrap); the first complete answer wins. `stdin`: where
+        """Every input asked for, started (narrator.play.bootstrap); the first complete answer wins. `stdin`: where
         typed text comes from (default the standard input)."""
-        from narrator import bootstrap
         from narrator.listen.base import ListenError
+        from narrator.play import bootstrap
 
         if self.opened is not None:
             return self.opened
@@ -169,7 +169,7 @@ class Wiring:
         printer = line_printer(console, lang)
         if self.table == "none":
             return PrintMouth(printer)
-        from narrator import bootstrap
+        from narrator.play import bootstrap
         from narrator.play.mouth import AudioMouth, scaled_host_words, scaled_pacing
 
         def warn(message: str) -> None:
@@ -197,7 +197,7 @@ class Wiring:
     def _voice(self, lang: str, warn: Callable[[str], None]) -> tuple[Speaker, Speaker, SoundBank]:
         """The speaker, the offline speaker and the sounds for `lang`: made once per Wiring, so the mouths of
         `serve` (its lobby's, each game's) share them."""
-        from narrator import bootstrap
+        from narrator.play import bootstrap
         from narrator.voice import pieces_to_build
 
         try:
@@ -278,8 +278,8 @@ def play_on(session: Session, wiring: Wiring, mouth: Mouth, ear: Ear, console: C
     here) and `ear` (kept: `serve` keeps one ear for game after game), then the recap or the resume command.
     `saved`: a game resumed; `new`: a new game, saved from 开始 on; `started`: the cards were dealt and "开始"
     said already (the lobby of `serve` asked for it). The caller closes the Session."""
-    from narrator import bootstrap
     from narrator.listen.dialogue import DialogueConfig
+    from narrator.play import bootstrap
 
     view = view or HostConsole(console, live=wiring.live_console, lang=session.lang)
     game: list[SavedGame | None] = [saved]

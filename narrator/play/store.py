@@ -1,4 +1,4 @@
-"""Saved games: one folder per game in the platform's data folder (`narrator.paths.games_dir`):
+"""Saved games: one folder per game in the platform's data folder (`narrator.common.paths.games_dir`):
 
     games/20261201-203015/
         journal.jsonl     the Session's journal: set-up, seed, language, every accepted answer, how far the
@@ -29,10 +29,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from narrator.journal import FileStore, JournalError, JournalWriteError, fsync_dir, write_atomically
-from narrator.paths import games_dir
-from narrator.session import Session
-from narrator.zh import to_script
+from narrator.common.paths import games_dir
+from narrator.common.zh import to_script
+from narrator.session.journal import FileStore, JournalError, JournalWriteError, fsync_dir, write_atomically
+from narrator.session.session import Session
 
 META_FORMAT = 1
 

@@ -30,13 +30,12 @@ from typing import IO, Any
 
 from rich.console import Console
 
-from narrator.clock import Clock
-from narrator.journal import write_atomically
+from narrator.common.clock import Clock
+from narrator.common.paths import games_dir
 from narrator.judge.lines import Line
 from narrator.judge.script import Pieces
 from narrator.listen.base import Ear
 from narrator.listen.dialogue import Dialogue, DialogueConfig
-from narrator.paths import games_dir
 from narrator.play import store
 from narrator.play.config import Config
 from narrator.play.ears import InputEnded
@@ -49,7 +48,8 @@ from narrator.serve.lobby import Choice, Lobby, Step, every_prompt, recap_lines
 from narrator.serve.notify import Watchdog, notify
 from narrator.serve.web import Web, WebError
 from narrator.serve.words import Board, RulePhrase
-from narrator.session import Session
+from narrator.session.journal import write_atomically
+from narrator.session.session import Session
 
 log = logging.getLogger("narrator.serve")
 
@@ -437,7 +437,7 @@ def check_vocabulary(ear: Ear) -> None:
 
 
 def _clock() -> Clock:
-    from narrator import bootstrap
+    from narrator.play import bootstrap
 
     return bootstrap.clock()
 

@@ -22,6 +22,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from narrator.common.zh import to_script
 from narrator.engine.answers import YesNo
 from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
@@ -32,10 +33,9 @@ from narrator.judge.lines import Line
 from narrator.judge.rules_talk import phrase_key
 from narrator.judge.script import DEFAULT_JUDGE_NAME, Joined, Pieces, Script, Seat
 from narrator.serve import words as w
-from narrator.zh import to_script
 
 if TYPE_CHECKING:
-    from narrator.session import Session
+    from narrator.session.session import Session
 
 PAGE = 4
 """Boards said at a time."""
@@ -150,7 +150,7 @@ class Lobby:
         """The lobby's "after" question for a game of `preset` set up as `setup`: its board and the rule
         phrases that make its rules from the board's; without a board when the game is none of the lobby's
         boards or has rules no phrase says (再来一局 then asks for the board)."""
-        from narrator.presets import make_setup
+        from narrator.judge.presets import make_setup
 
         board = next((b for b in w.all_boards() if b.preset == preset), None)
         if board is None or board.players != setup.players:
@@ -253,7 +253,7 @@ class Lobby:
         return rules_lines(self._rules_setup(), topic, self.lang)
 
     def _rules_setup(self) -> Setup:
-        from narrator.presets import make_setup
+        from narrator.judge.presets import make_setup
 
         if self.step.board is not None:
             return self._setup(self.step.rules)
@@ -461,7 +461,7 @@ class Lobby:
         return (*[r for r in self.step.rules if r.switch != phrase.switch], phrase)
 
     def _setup(self, rules: tuple[w.RulePhrase, ...]) -> Setup:
-        from narrator.presets import make_setup
+        from narrator.judge.presets import make_setup
 
         assert self.step.board is not None
         return make_setup(preset=self.step.board.preset, rules={r.switch: r.value for r in rules})

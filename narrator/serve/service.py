@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from narrator.paths import APP, CONFIG_ENV, DATA_ENV, config_path, data_dir
+from narrator.common.paths import APP, CONFIG_ENV, DATA_ENV, config_path, data_dir
 
 UNIT = "narrator.service"
 Scope = Literal["user", "system"]

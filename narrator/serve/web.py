@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from narrator.journal import JournalError
+from narrator.common.zh import to_script
 from narrator.play import store
-from narrator.zh import to_script
+from narrator.session.journal import JournalError
 
 log = logging.getLogger("narrator.serve")
 

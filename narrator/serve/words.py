@@ -25,13 +25,13 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
 
+from narrator.common.numbers import chinese_number
+from narrator.common.zh import to_hans
 from narrator.engine.rules import CLASSIC_NIGHT_ORDER, MAX_PLAYERS, MIN_PLAYERS, MODERN_NIGHT_ORDER, Rules
 from narrator.hostwords.rules_words import RULE_SAYINGS
 from narrator.judge.lobby_words import COMMANDS as COMMANDS
 from narrator.judge.lobby_words import Board as Board
 from narrator.judge.lobby_words import all_boards as all_boards
-from narrator.numbers import chinese_number
-from narrator.zh import to_hans
 
 ANYTIME: dict[str, tuple[str, ...]] = {
     "louder": ("大声点", "大声一点", "声音大一点", "声音大点", "大一点", "大声", "响一点", "听不清"),

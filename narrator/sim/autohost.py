@@ -26,8 +26,8 @@ from narrator.engine.roles import WOLF_CARDS, Role
 from narrator.engine.rules import Setup
 
 if TYPE_CHECKING:
-    from narrator.journal import JournalStore
-    from narrator.session import Session
+    from narrator.session.journal import JournalStore
+    from narrator.session.session import Session
 
 
 PASS = Pass()  # a value: one for every speech the host ends
@@ -154,7 +154,7 @@ class AutoHost:
 def play_random(setup: Setup, seed: int, *, store: JournalStore | None = None, max_answers: int = 5000) -> Session:
     """One complete game through a Session (journaled into `store` when given): a random deal and random
     legal answers. The judge's lines are not taken (a Session renders them only when asked)."""
-    from narrator.session import Session
+    from narrator.session.session import Session
 
     rng = random.Random(seed)
     host = AutoHost(Deal.shuffle(setup, rng), rng)

@@ -1,6 +1,6 @@
 """A scenario's expectations checked against a finished (or waiting) game: what happened and what was said.
 
-Texts are matched in the game's script (`lang`), whichever script they are written in (narrator/zh.py).
+Texts are matched in the game's script (`lang`), whichever script they are written in (narrator/common/zh.py).
 """
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from narrator.common.zh import holds
 from narrator.engine import events as ev
 from narrator.engine.game import Game
 from narrator.judge.lines import Line
-from narrator.zh import holds
 
 
 def check_expectations(expect: dict[str, Any], game: Game, lines: list[Line], lang: str = "zh-Hans") -> Iterator[str]:

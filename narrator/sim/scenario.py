@@ -26,6 +26,7 @@ from typing import Any
 
 import yaml
 
+from narrator.common.zh import LANGS, holds, lang_named
 from narrator.engine import events as ev
 from narrator.engine.answers import Answer, Cards, Pass, TakeCard
 from narrator.engine.game import Game
@@ -35,13 +36,12 @@ from narrator.engine.rules import Setup, SetupError
 from narrator.judge.host_words import ACK
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
+from narrator.judge.presets import make_setup
 from narrator.judge.script import Script
-from narrator.presets import make_setup
-from narrator.session import Refused, Session
+from narrator.session.session import Refused, Session
 from narrator.sim.autohost import AutoHost, Deal
 from narrator.sim.checks import check_expectations
 from narrator.sim.expectations import answer_problems, expect_problems
-from narrator.zh import LANGS, holds, lang_named
 
 AUTO_KINDS = ("speech.end", "last_words.end", "thief.cards")
 EXPECT_KEYS = {

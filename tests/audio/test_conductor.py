@@ -15,7 +15,7 @@ from narrator.audio.mixer import Mixer
 from narrator.audio.pacing import load_pacing
 from narrator.audio.render import Tape
 from narrator.audio.timeline import Placed
-from narrator.clock import FakeClock
+from narrator.common.clock import FakeClock
 from narrator.judge.lines import Line
 
 NIGHT = Line("天黑请闭眼。", key="night_fell", pause="long", bed="night")

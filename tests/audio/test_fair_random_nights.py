@@ -19,13 +19,13 @@ import pytest
 
 from narrator.audio import SAMPLE_RATE
 from narrator.audio.conductor import Conductor
-from narrator.clock import FakeClock
+from narrator.common.clock import FakeClock
 from narrator.engine.night import STEPS
 from narrator.judge.host_words import ACK
 from narrator.judge.lines import Line
+from narrator.judge.presets import make_setup
 from narrator.judge.script import Script
-from narrator.presets import make_setup
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.autohost import AutoHost, Deal
 
 PRESETS = ["12人预女猎白", "12人白狼王守卫", "经典12人", "9人预女猎", "12人梦魇守卫", "12人机械狼通灵师"]

@@ -24,7 +24,7 @@ from narrator.audio.conductor import Conductor
 from narrator.audio.mixer import Mixer
 from narrator.audio.pacing import HostWords, PauseSpec
 from narrator.audio.playback import OutputConfig, Player
-from narrator.clock import SystemClock
+from narrator.common.clock import SystemClock
 from narrator.judge.lines import Line
 
 pytestmark = pytest.mark.slow

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from narrator.presets import make_setup
+from narrator.judge.presets import make_setup
 from narrator.sim.autohost import play_random
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ import numpy as np
 
 from narrator.audio.beds import builtin_sounds
 from narrator.audio.mixer import Mixer
-from narrator.clock import FakeClock
+from narrator.common.clock import FakeClock
 from narrator.engine.answers import (
     Answer,
     Ballots,
@@ -26,9 +26,9 @@ from narrator.engine.answers import (
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Role
 from narrator.judge.lines import Line
+from narrator.judge.presets import make_setup
 from narrator.listen.base import Heard, Recording
-from narrator.presets import make_setup
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.autohost import Deal
 
 PRESET = "12人预女猎白"

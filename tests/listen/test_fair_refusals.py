@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from narrator.clock import FakeClock
+from narrator.common.clock import FakeClock
 from narrator.engine.answers import Ballots, Seats, YesNo
 from narrator.engine.prompts import Prompt
 from narrator.hostwords import Ambiguous, NotUnderstood, parse
 from narrator.judge.host_words import ACK
 from narrator.judge.lines import Line
+from narrator.judge.presets import make_setup
 from narrator.listen.dialogue import Dialogue, DialogueConfig
-from narrator.presets import make_setup
-from narrator.session import SECRET_REFUSALS, Session
+from narrator.session.session import SECRET_REFUSALS, Session
 from narrator.sim.autohost import AutoHost, Deal
 
 from .listenkit import ScriptedEar, Step, words

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from narrator.clock import FakeClock
+from narrator.common.clock import FakeClock
 from narrator.engine.answers import Ballots, Seats
 from narrator.engine.game import Accepted, Game
 from narrator.listen.dialogue import Dialogue, DialogueConfig, doubtful, irreversible

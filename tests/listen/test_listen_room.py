@@ -30,17 +30,17 @@ from narrator.audio.beds import builtin_sounds, decode_file
 from narrator.audio.mixer import Mixer
 from narrator.audio.playback import OutputConfig, Player
 from narrator.audio.resample import resample
-from narrator.clock import SystemClock
+from narrator.common.clock import SystemClock
 from narrator.engine.game import Accepted
 from narrator.engine.roles import Role
 from narrator.judge.lines import Line
+from narrator.judge.presets import make_setup
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.listen.grammar import Grammar, load_pack
 from narrator.listen.mic import MicEar
 from narrator.listen.recognizer import SAMPLE_RATE
 from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad
-from narrator.presets import make_setup
-from narrator.session import Session
+from narrator.session.session import Session
 
 pytestmark = pytest.mark.slow
 

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 import yaml
 
+from narrator.common.zh import to_hans
 from narrator.engine.prompts import Prompt
 from narrator.judge.lines import Line
+from narrator.judge.presets import make_setup, preset_names
 from narrator.listen.grammar import START, WAKE_KINDS, Grammar, VocabularyError, load_pack
 from narrator.play.lines import deal_line, message
-from narrator.presets import make_setup, preset_names
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.autohost import AutoHost, Deal
-from narrator.zh import to_hans
 
 SAID = re.compile(r"(?<!再)[说說](?:[“「]([^”」]+)[”」]|([^，。？！“”「」{}]+))")
 """说X or 说“X” (not 再说一遍): X is what the host is told to say; a templated X ({wanted}) is the refusals'."""

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import yaml
 
-from narrator.journal import MemoryStore
+from narrator.common.zh import to_hans, to_hant
 from narrator.judge.host_words import ACK
 from narrator.play.scripted import Scripted
-from narrator.session import Session
+from narrator.session.journal import MemoryStore
+from narrator.session.session import Session
 from narrator.sim.scenario import Scenario
-from narrator.zh import to_hans, to_hant
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from play_testkit import SCENARIOS
 
-from narrator.journal import MemoryStore
 from narrator.judge.host_words import ACK
 from narrator.play.scripted import Scripted, host_script
-from narrator.session import Session
+from narrator.session.journal import MemoryStore
+from narrator.session.session import Session
 from narrator.sim.scenario import Scenario
 
 NIGHTS = Path(__file__).parent.parent / "fair_nights"

@@ -15,8 +15,8 @@ import pytest
 
 from narrator.engine.prompts import Prompt
 from narrator.judge.host_words import ACK
-from narrator.presets import make_setup, preset_names
-from narrator.session import Session
+from narrator.judge.presets import make_setup, preset_names
+from narrator.session.session import Session
 from narrator.sim.autohost import AutoHost, Deal
 
 SEED = 1

@@ -11,10 +11,10 @@ from play_testkit import demo_scenario, simplified_only
 from typer.testing import CliRunner
 
 from narrator.cli.main import app
+from narrator.common.zh import to_hant
 from narrator.judge.host_words import ACK
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games, recoverable
-from narrator.zh import to_hant
 
 TEXT = ["--input", "text", "--table-device", "none"]
 

@@ -25,10 +25,10 @@ from play_testkit import SCENARIOS, answer_words, words_after, words_to
 
 from narrator.engine.game import Game
 from narrator.engine.prompts import Prompt
-from narrator.journal import FileStore, load
 from narrator.play.scripted import Scripted, host_script
 from narrator.play.store import all_games
-from narrator.session import Session
+from narrator.session.journal import FileStore, load
+from narrator.session.session import Session
 from narrator.sim.scenario import Scenario
 
 pytestmark = pytest.mark.slow

@@ -21,9 +21,9 @@ import numpy as np
 import pytest
 from play_testkit import demo_scenario, words_after, words_to
 
-from narrator.journal import FileStore, JournalError, load
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
+from narrator.session.journal import FileStore, JournalError, load
 
 pytestmark = [pytest.mark.slow, pytest.mark.realtime]  # a PulseAudio server of its own, not `pulse`
 SCRIPTED = host_script(demo_scenario())

@@ -16,12 +16,12 @@ import pytest
 from play_testkit import SCENARIOS, answer_words
 from test_speech_timer_loop import PacedEar, TimedMouth
 
-from narrator.clock import FakeClock
-from narrator.journal import MemoryStore
+from narrator.common.clock import FakeClock
 from narrator.judge.host_words import ACK
 from narrator.play.loop import Live
 from narrator.play.scripted import Scripted, host_script
-from narrator.session import Session
+from narrator.session.journal import MemoryStore
+from narrator.session.session import Session
 from narrator.sim.scenario import Scenario
 
 NIGHTS = Path(__file__).parent.parent / "fair_nights"

@@ -14,10 +14,10 @@ import pytest
 from test_fair_nights import CASES
 from test_speech_timer_loop import PacedEar, TimedMouth
 
-from narrator.clock import FakeClock
+from narrator.common.clock import FakeClock
 from narrator.play.loop import Live
 from narrator.play.scripted import host_script
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.scenario import Scenario
 
 TESTS = Path(__file__).parent.parent

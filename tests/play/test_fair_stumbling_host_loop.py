@@ -17,11 +17,11 @@ from test_fair_slow_host_loop import DAY_PAIRS
 from test_speech_timer_loop import PacedEar, TimedMouth
 
 from narrator.audio.pacing import load_host_words
-from narrator.clock import FakeClock
+from narrator.common.clock import FakeClock
 from narrator.listen.grammar import WAKE_KINDS
 from narrator.play.loop import Live
 from narrator.play.scripted import host_script
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.scenario import Scenario
 
 TESTS = Path(__file__).parent.parent

@@ -28,7 +28,7 @@ from rich.console import Console
 from narrator.play.console import HostConsole
 from narrator.play.ears import Heard
 from narrator.play.scripted import host_script
-from narrator.session import Session
+from narrator.session.session import Session
 
 IDS = re.compile(r"\b[a-z_]+\.[a-z_]+\b")
 """A prompt kind ("speech.end", "sheriff.order"): never shown to the host."""

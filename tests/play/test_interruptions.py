@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from play_testkit import SCENARIOS, ctrl_c_twice, demo_scenario, words_after, words_to
 
-from narrator.journal import FileStore, load
 from narrator.judge.lines import Line
 from narrator.play.ears import Heard, InputEnded
 from narrator.play.loop import Live, QuietView
 from narrator.play.mouth import DeviceLost
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
-from narrator.session import Session
+from narrator.session.journal import FileStore, load
+from narrator.session.session import Session
 from narrator.sim.scenario import Scenario
 
 TEXT = ["--input", "text", "--table-device", "none"]

@@ -12,7 +12,7 @@ from rich.console import Console
 from test_interruptions import FlakySpeaker, ScriptedEar
 from test_speech_timer_loop import PacedEar, TimedMouth
 
-from narrator.clock import FakeClock
+from narrator.common.clock import FakeClock
 from narrator.engine.prompts import Prompt
 from narrator.listen.base import Ear, Heard, QueueEar
 from narrator.listen.first import First

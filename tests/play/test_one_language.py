@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from narrator.cli.main import app
+from narrator.common.zh import to_script
 from narrator.engine.roles import Role
-from narrator.presets import preset_names
-from narrator.zh import to_script
+from narrator.judge.presets import preset_names
 
 QUOTED = re.compile(r"`[^`\n]*`|\"[^\"\n]*\"|'[^'\n]*'|“[^”\n]*”|「[^」\n]*」")
 CHINESE = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff01-\uff5e]+")

@@ -25,9 +25,9 @@ from pathlib import Path
 import pytest
 from play_testkit import SCENARIOS, answer_words, ctrl_c_twice, words_after, words_to
 
-from narrator.journal import JournalError
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
+from narrator.session.journal import JournalError
 from narrator.sim.scenario import Scenario
 
 pytestmark = pytest.mark.slow

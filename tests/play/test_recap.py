@@ -13,11 +13,11 @@ from typer.testing import CliRunner
 
 from narrator.cli.main import app
 from narrator.engine.game import Game
+from narrator.judge.presets import make_setup
 from narrator.play.recap import Recap, build_recap
 from narrator.play.recap_page import html, markdown, print_recap, vote_svg, votes_text
 from narrator.play.scripted import host_script
-from narrator.presets import make_setup
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.scenario import Run, Scenario
 
 

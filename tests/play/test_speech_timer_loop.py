@@ -10,13 +10,13 @@ import numpy as np
 from play_testkit import SCENARIOS
 
 from narrator.audio.conductor import Conductor
-from narrator.clock import FakeClock
+from narrator.common.clock import FakeClock
 from narrator.judge.lines import Line
 from narrator.listen.grammar import WAKE_KINDS
 from narrator.play.ears import Heard, InputEnded
 from narrator.play.loop import Live
 from narrator.play.scripted import host_script
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.scenario import Scenario
 
 

@@ -19,7 +19,7 @@ from narrator.listen.text import TextEar
 from narrator.play.loop import Live, View
 from narrator.play.mouth import PrintMouth
 from narrator.play.scripted import host_script
-from narrator.session import Session
+from narrator.session.session import Session
 
 
 class Keyboard:

@@ -28,12 +28,12 @@ from pathlib import Path
 
 from roomkit import Ears, Room, espeak, play
 
+from narrator.judge.presets import make_setup
 from narrator.judge.script import Script
 from narrator.listen.grammar import Pack, load_pack
 from narrator.play.scripted import Scripted, host_script
 from narrator.play.store import SavedGame, save_game
-from narrator.presets import make_setup
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.scenario import Output, Run, Scenario
 
 SPEECH_KINDS = ("speech.end", "last_words.end")

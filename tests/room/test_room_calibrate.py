@@ -20,13 +20,13 @@ import pytest
 from roomgame import korean
 from roomkit import NightBed, Room, espeak, said_in_room
 
+from narrator.common.numbers import chinese_number
 from narrator.engine.answers import Seats
 from narrator.engine.prompts import Prompt
 from narrator.listen.calibrate import Sample, calibrate, model_hear
 from narrator.listen.grammar import load_pack
 from narrator.listen.recognizer import knows, load_model
 from narrator.listen.wavfile import read_wav
-from narrator.numbers import chinese_number
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(os.environ.get("NARRATOR_ROOM_CALIBRATE") != "1",

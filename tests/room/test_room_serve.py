@@ -22,11 +22,11 @@ import pytest
 from roomgame import GameRun, Listening, answer, answers_in, game_progress, judge_started, live, play_steps
 from roomkit import Room
 
+from narrator.judge.presets import make_setup
 from narrator.listen.grammar import load_pack
 from narrator.play.scripted import Scripted, host_script
 from narrator.play.store import all_games, save_game
-from narrator.presets import make_setup
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.scenario import Run, Scenario
 
 pytestmark = pytest.mark.slow

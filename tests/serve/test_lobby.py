@@ -11,15 +11,15 @@ from collections import Counter
 import pytest
 from listen.listenkit import Said, ScriptedEar, Step
 
-from narrator.clock import FakeClock
+from narrator.common.clock import FakeClock
+from narrator.common.zh import to_hans
 from narrator.judge.script import LANGS, Script
 from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.listen.keypad import keys_to_words
 from narrator.serve import words as w
 from narrator.serve.lobby import Lobby, recap_lines
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.autohost import AutoHost, Deal
-from narrator.zh import to_hans
 
 
 def talk(lobby: Lobby, script: list[Step], **cfg: object) -> tuple[list[str], Dialogue]:
@@ -242,7 +242,7 @@ def test_the_recovery_question_takes_yes_and_no(words: str, action: str) -> None
 def test_another_deal_after_a_resumed_game_is_the_games_own() -> None:
     """After a game the lobby did not set up (resumed at power-on), 再来一局 deals that game's board and rule
     changes; a game of no board of the lobby's asks for the board."""
-    from narrator.presets import make_setup
+    from narrator.judge.presets import make_setup
 
     lobby = Lobby()
     lobby.recover("第一夜")

@@ -34,7 +34,7 @@ from narrator.play.config import Config
 from narrator.play.mouth import PrintMouth
 from narrator.play.run import Wiring
 from narrator.serve.device import Device
-from narrator.session import Session
+from narrator.session.session import Session
 from narrator.sim.autohost import AutoHost, Deal
 
 pytestmark = pytest.mark.slow

@@ -12,9 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from narrator.journal import FileStore, load
 from narrator.play.scripted import host_script
 from narrator.play.store import all_games
+from narrator.session.journal import FileStore, load
 from narrator.sim.scenario import Scenario
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from narrator.journal import FileStore, load
+from narrator.judge.presets import make_setup
 from narrator.play.scripted import host_script
 from narrator.play.store import SavedGame, all_games, save_game
-from narrator.presets import make_setup
 from narrator.serve.web import Finished, Web, WebError, own_addresses, parse_listen
-from narrator.session import Session
+from narrator.session.journal import FileStore, load
+from narrator.session.session import Session
 from narrator.sim.scenario import Scenario
 
 from .phone import Phone

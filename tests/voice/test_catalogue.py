@@ -22,8 +22,8 @@ from narrator.engine.rules import STEP_CARD, Setup
 from narrator.judge.host_words import ACK
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge, event_key
+from narrator.judge.presets import make_setup, preset_names
 from narrator.judge.script import LANGS, Script, _load
-from narrator.presets import make_setup, preset_names
 from narrator.sim.autohost import AutoHost, Deal
 
 SEEDS = 20

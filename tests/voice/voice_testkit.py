@@ -79,8 +79,8 @@ def game_lines(lang: str, games: int) -> list[Line]:
 
     from narrator.engine.game import Game
     from narrator.judge.narrate import Judge
+    from narrator.judge.presets import make_setup, preset_names
     from narrator.judge.script import Script
-    from narrator.presets import make_setup, preset_names
     from narrator.sim.autohost import AutoHost, Deal
 
     judge, out = Judge(Script(lang)), []

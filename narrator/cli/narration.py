@@ -21,7 +21,7 @@ from narrator.audio.mixer import Mixer
 from narrator.audio.pacing import Pacer, sub_seed
 from narrator.audio.render import Rendered, Tape
 from narrator.audio.subtitles import vtt_path_for, write_vtt
-from narrator.clock import Clock, FakeClock
+from narrator.common.clock import Clock, FakeClock
 from narrator.hostwords import NotUnderstood
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
@@ -126,7 +126,7 @@ def play_scenario(scenario: Scenario, speaker: Speaker, player: Player, *, lang:
                   clock: Clock | None = None, on_line: Callable[[Line], None] | None = None,
                   on_host: Callable[[Line], None] | None = None) -> Output:
     """Play a scenario live on a started Player, timed by the same Conductor as the render."""
-    from narrator.clock import SystemClock
+    from narrator.common.clock import SystemClock
 
     conductor = Conductor(player.mixer, clock or SystemClock(), speaker.line, seed=scenario.seed,
                           player=player, on_host=on_host)

@@ -41,12 +41,12 @@ from narrator.engine.roles import Camp, Role
 from narrator.engine.rules import Setup
 from narrator.engine.state import State
 from narrator.hostwords import NotUnderstood, parse, rules_request
-from narrator.journal import Chain, Header, JournalError, JournalStore, load
 from narrator.judge.host_words import ACKNOWLEDGEMENT, questions
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
 from narrator.judge.rules_talk import rules_lines
 from narrator.judge.script import LANGS, Script
+from narrator.session.journal import Chain, Header, JournalError, JournalStore, load
 
 __all__ = ["Accepted", "Place", "Refused", "Session", "Status", "Submitted"]
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import yaml
 
+from narrator.common.zh import to_hans
 from narrator.engine.roles import Role, role_named
 from narrator.engine.rules import CLASSIC_NIGHT_ORDER, Rules, Setup, SetupError
-from narrator.zh import to_hans
 
 
 @cache

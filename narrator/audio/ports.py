@@ -3,7 +3,7 @@
 `AudioOut` is what `narrator.audio.playback.Player` offers a loop (start, say, wait_drained, close); the
 fake `RecordingOut` keeps every line it was given, per channel, and "plays" it on a Clock: with a
 FakeClock a loop's waits for the table to have heard a line cost no time in tests. The other ports live
-with their kind: the Clock in narrator/clock.py, the journal store in narrator/journal.py, the Voice in
+with their kind: the Clock in narrator/common/clock.py, the journal store in narrator/session/journal.py, the Voice in
 narrator/voice/base.py, the Ear in narrator/listen/base.py, the live loop's Mouth in narrator/play/mouth.py
 and its console's View in narrator/play/loop.py. tests/test_ports.py runs each real adapter and its fake
 through the same contract cases.
@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from narrator.audio import SAMPLE_RATE
-from narrator.clock import Clock, FakeClock
+from narrator.common.clock import Clock, FakeClock
 from narrator.judge.lines import Line
 
 

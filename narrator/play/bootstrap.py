@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from narrator.clock import Clock, SystemClock
-from narrator.journal import FileStore, JournalStore, MemoryStore
+from narrator.common.clock import Clock, SystemClock
+from narrator.session.journal import FileStore, JournalStore, MemoryStore
 
 if TYPE_CHECKING:
     from rich.console import Console
