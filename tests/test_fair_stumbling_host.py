@@ -14,6 +14,7 @@ The live loop's side: tests/play/test_fair_stumbling_host_loop.py.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -89,3 +90,41 @@ def test_a_dead_roles_step_and_a_living_ones_hide_0_1_or_2_repairs(folder: Path,
     first = tables[(a, 0)]
     for (x, n), table in tables.items():
         assert_same_to_the_ms(first, table, f"host {host_s:g} s: {x} with {n} repairs at its secret questions")
+
+
+NOT_REPAIRS = {"refusals.thief.reshuffle": "the buried cards: a question every game asks, as long in each",
+               "refusals.words.rules_topic": "a rules question the host asked for, no repair of an answer"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ("zh-Hans", "zh-Hant"))
+def test_every_repair_fits_in_its_allowance(tmp_path: Path, lang: str) -> None:
+    """A repair counts `repair_s` for the judge's lines, whatever they say: every refusal and every line of the
+    dialogue's own (a read-back, a choice, "还差一个", …), with the offline voice at its own rate and a seat
+    or two in it, fits with a pause (1 s) — and so does the longest batch, "请重新回答", a pause and a seat
+    offered."""
+    from narrator.judge.lines import Line
+    from narrator.judge.script import Script, Seat
+    from narrator.play import bootstrap
+
+    speaker = bootstrap.speaker("espeak", cache_dir=tmp_path)
+    script = Script(lang)
+
+    def seconds(text: str) -> float:
+        return len(speaker.line(Line(text, "host"))) / 24000
+
+    def texts(node: object, key: str) -> list[tuple[str, str]]:
+        if isinstance(node, dict):
+            if isinstance(node.get("text"), str):
+                return [(key, node["text"])]
+            return [found for k, v in node.items() for found in texts(v, f"{key}.{k}")]
+        return [(key, node)] if isinstance(node, str) else []
+
+    lines = [(key, re.sub(r"\{[a-z_]+\}", "十一号、十二号", text)) for section in ("refusals", "listening")
+             for key, text in texts(script.data[section], section) if key not in NOT_REPAIRS]
+    assert len(lines) > 50
+    long = [(key, round(seconds(text), 2)) for key, text in lines if seconds(text) + 1.0 > WORDS.repair_s]
+    assert long == []
+    batch = [script.line("listening", "dropped"), script.line("listening", "offer", seat=Seat(12), keys="12")]
+    assert sum(seconds(line.text) for line in batch) + 1.0 <= WORDS.repair_s  # a pause between them (his
+    # answer ends the one before: narrator/audio/conductor.py, `tried`)

@@ -18,24 +18,30 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
 - **The host's words** (`host_words:` in pacing.yaml): after a table line that may hide secret questions
   to the host (`Line.words`, counted by the judge from public facts in narrator/judge/host_words.py: a
   night step's question, an exile, a skill call, an explosion, a vote's call in a deck with lovers), the
-  next table line also waits `words × (word_s + answer time)` from that line's end, whether or not the
+  next table line also waits `words × (word_s + the host's time)` from that line's end, whether or not the
   host was asked. The answer time is the host's own, measured only at questions every game asks alike
-  (`Line.public_ask`: the wolves', night 1's identifications without a thief; from `ready()` to the next
-  line said that is no reminder, once per table line; the longest so far, rounded up to `step_s`, at
-  least `floor_s`, at most `most_s`), so no secret question moves it. So a slow host slows every such
+  (`Line.public_ask`: the wolves', night 1's identifications without a thief; from `ready()` to his words,
+  each try of a question, once per table line; the longest so far, rounded up to `step_s`, at least
+  `floor_s`, at most `most_s`), so no secret question moves it; and so are his repairs (below). So a slow host slows every such
   step alike, alive, dead or absent, and a host who answers within his measured time never moves the
   table. A reminder at the table (the line again, "请回答") keeps the wait open.
-- **His own time at each word**: every host question after such a line is timed too (from `ready()` to
-  the next line that is no reminder, the time he spent hearing a reminder left out; a question asked again
-  after a refusal once), and a word's wait is `word_s` plus the longer of the measured time and his own
-  there — a word nobody asked counts the measured time. A dead, buried or powerless role's step asks him
+- **His own time at each word**: every host question after such a line is timed too, from `ready()` to
+  the answer the judge takes, every repair on the way included (a refusal, a read-back and its 对, a
+  choice, "还差一个": lines keyed `refusals.*` / `listening.*` keep the question open). Each try — his time
+  from hearing the judge's last line to his words (`tried()`: the live loop's ear says when he spoke),
+  hearing the judge and reminders left out — is rounded up to `step_s`, and each repair counts `repair_s`
+  for the judge's lines. His repairs are measured where his answer time is (`repairs`, the most at one such
+  question), and a word's wait is `word_s` plus the longer of the measured `(1 + repairs) × answer time +
+  repairs × repair_s` and his own there — a word nobody asked counts the measured time. A dead, buried or
+  powerless role's step asks him
   for 过 at the same place (the Session's acknowledgement, narrator/judge/host_words.py), so the table's
   next line waits for his word there exactly as for a living role's answer, at whatever moment it would
-  come, and never before he gave it (his own lines fit in `word_s`).
+  come, and never before he gave it (his own lines fit in `word_s`, a repair's in `repair_s`).
 - **The bound and "请稍等"** (`please_wait`): the table waits in silence for at most
-  `words × (word_s + bound_s)` (with his measured time if that is shorter). When its next line is not due
-  by then — the host's measured time is past the bound (then at every such step, asked or not), or he is
-  slower now than at the wolves' questions (at a decision or a 过 alike) — the table hears `please_wait`
+  `words × (word_s + (1 + repairs) × bound_s + repairs × repair_s)` (`repairs` of pacing.yaml's host_words;
+  his measured time and repairs if those are less). When its next line is not due by then — the host's
+  measured time or repairs are past the bound (then at every such step, asked or not), or he is slower now
+  than at the wolves' questions (at a decision or a 过 alike) — the table hears `please_wait`
   at that moment, once, then
   its next line when it is due and said. `wake()` says it when due (the live loop calls it while it
   listens; `wait_until` does offline).
@@ -51,6 +57,7 @@ API for the live loop (see also narrator/audio/timer.py for the day speech timer
     conductor = Conductor(mixer, clock, voice=speaker.line, seed=seed, player=player)
     conductor.say(session.take_lines())   # place lines; returns their Placed records
     conductor.ready()                     # wait until everything said has been heard; the host may answer
+    conductor.tried()                     # the host's words were heard: one try at the open question
     conductor.wake()                      # while the host is waited for: "请稍等" when due; s until it is
     conductor.hold_remaining_s()          # s until the table may hear its next line (the step's hold)
     conductor.hold()                      # wait that long (the vote call's `countdown` hold: hands up)
@@ -378,6 +385,9 @@ class Conductor:
             asked.thinking += now - asked.since
         asked.tries.append(self._rounded(asked.thinking))
         asked.thinking, asked.since, asked.heard = 0.0, now, True
+        # his answer ends the pause after his question (a read-back's is long): the judge's next line to him
+        # comes when it is said
+        self._end["host"] = min(self._end["host"], max(self._said["host"], _f(now)))
 
     def expect_repairs(self, repairs: int) -> None:
         """At least this many repairs a question from the start (an ear that reads every spoken seat back)."""

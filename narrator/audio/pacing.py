@@ -144,7 +144,7 @@ class HostWords:
     past it the table hears the neutral "请稍等" (whoever was asked, the same at every step)."""
     most_s: float = 60.0
     """s. The longest answer time counted (a host who paused the game is not taken for a slow one)."""
-    repair_s: float = 8.0
+    repair_s: float = 10.0
     """s. The judge's host lines one repair may need (a refusal, a read-back, a choice, "还差一个", an offer of
     one seat): each repair at a question counts this and the host's next try."""
     repairs: int = 2
@@ -160,7 +160,7 @@ def load_host_words(path: Path | None = None) -> HostWords:
         raise PacingError("pacing table needs a 'host_words:' mapping")
     try:
         words = HostWords(float(raw["word_s"]), float(raw["floor_s"]), float(raw["step_s"]),
-                          float(raw["bound_s"]), float(raw.get("most_s", 60.0)), float(raw.get("repair_s", 8.0)),
+                          float(raw["bound_s"]), float(raw.get("most_s", 60.0)), float(raw.get("repair_s", 10.0)),
                           int(raw.get("repairs", 2)))
     except (KeyError, TypeError, ValueError) as exc:
         raise PacingError(f"host_words: bad or missing field ({exc})") from exc
