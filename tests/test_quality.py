@@ -114,9 +114,6 @@ ANY_ALLOWED: dict[str, tuple[int, str]] = {
     "narrator/listen/grammar.py": (1, "the grammar's YAML before it is checked: TO TYPE"),
     "narrator/listen/text.py": (1, "a line source found by its readline: TO TYPE"),
     "narrator/listen/wavfile.py": (2, "WavEar's *args/**kw: TO TYPE"),
-    "narrator/listen/dialogue.py": (14, "the session or the lobby's answers: TO TYPE"),
-    "narrator/listen/repairs.py": (10, "the session or the lobby's answers: TO TYPE"),
-    "narrator/listen/doubt.py": (3, "the reader's answers: TO TYPE"),
     "narrator/audio/playback.py": (4, f"sounddevice's CFFI callback arguments: {UNTYPED}; "
                                       "OutputConfig's **kw: TO TYPE"),
     "narrator/audio/pacing.py": (3, "pacing.yaml's data: TO TYPE"),

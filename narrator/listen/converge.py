@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from narrator.engine.answers import Answer, Seats
+from narrator.engine.answers import Seats
 from narrator.engine.prompts import Prompt
 from narrator.hostwords import Ambiguous, NotUnderstood, parse
 from narrator.listen.base import Heard
@@ -119,7 +119,7 @@ def partial(text: str, prompt: Prompt) -> tuple[int, ...]:
     return tuple(named) if all(s in prompt.seats for s in named) else ()
 
 
-def one_seat_apart(a: Answer, b: Answer) -> tuple[int, int] | None:
+def one_seat_apart(a: object, b: object) -> tuple[int, int] | None:
     """Two seat answers of the same size that differ in exactly one seat: (a's seat, b's seat)."""
     if not (isinstance(a, Seats) and isinstance(b, Seats)) or len(a.seats) != len(b.seats):
         return None
@@ -139,7 +139,7 @@ class Gathered:
     misses: int = 0
     heard: list[int] = field(default_factory=list)
     """Seats the recogniser read at this question (every reading), first heard first: offered first."""
-    choice: tuple[Answer, Answer] | None = None
+    choice: tuple[Seats, Seats] | None = None
     """The two readings the host is choosing between ("是一号还是七号？")."""
     offer: int | None = None
     """The seat offered one at a time ("是七号吗？")."""
@@ -180,7 +180,7 @@ class Gathered:
         """Something gathered at this question that 撤销 would drop (rather than take back the last answer)."""
         return bool(self.kept) or self.choice is not None or self.offer is not None
 
-    def open_choice(self, a: Answer, b: Answer) -> None:
+    def open_choice(self, a: Seats, b: Seats) -> None:
         self.choice, self.offer, self._narrowed = (a, b), None, None
 
     def close(self) -> None:
@@ -201,11 +201,11 @@ class Gathered:
             self._narrowed = replace(self.prompt, seats=seats or self.prompt.seats)
         return self._narrowed
 
-    def chosen(self, answer: Answer) -> Answer | None:
+    def chosen(self, answer: object) -> Seats | None:
         """The choice's reading the host's answer picks ("七号" of "是一号还是七号？"), or None."""
         if self.choice is None:
             return None
-        if answer in self.choice:
+        if isinstance(answer, Seats) and answer in self.choice:  # a choice is between seats
             return answer
         pair = one_seat_apart(*self.choice)
         if pair is not None and isinstance(answer, Seats) and len(answer.seats) == 1:

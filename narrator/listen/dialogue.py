@@ -2,7 +2,8 @@
 
 `Dialogue(session, ear, say, clock, config).answer()` listens until an answer is accepted by the Session
 and returns its `Accepted` (None once the game is over, every input has ended, or — with `give_up_after` —
-the host stayed silent). The session may also be the lobby of `narrator serve` (`Questions`). On the way:
+the host stayed silent). The session may also be the lobby of `narrator serve` (`Questions`,
+narrator/listen/questions.py: the dialogue is generic over what its reader reads). On the way:
 
 * **Secrecy**: at night, or when the prompt is secret, every line the dialogue says (read-backs,
   refusals, reminders, repeats, the re-asked question after 撤销) goes to the host channel only; the
@@ -38,11 +39,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Generic, Protocol, runtime_checkable
 
 from narrator.common.clock import Clock
 from narrator.common.zh import to_script
-from narrator.engine.answers import Answer, Ballots, Seats, YesNo
+from narrator.engine.answers import Ballots, Seats, YesNo
 from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
 from narrator.engine.refusals import Refusal, refuse
@@ -69,10 +70,11 @@ from narrator.listen.doubt import (
     meaning,
 )
 from narrator.listen.grammar import START, UNK, WAKE_KINDS, load_pack
+from narrator.listen.questions import A, Questions
 from narrator.listen.repairs import Pending, Repairs
 from narrator.session.session import Refused, Session
 
-__all__ = ["READ_BACK", "SEAT_DOUBT", "Dialogue", "DialogueConfig", "Questions", "doubtful", "host_answer",
+__all__ = ["READ_BACK", "SEAT_DOUBT", "Dialogue", "DialogueConfig", "doubtful", "host_answer",
            "irreversible", "meaning"]
 
 
@@ -113,49 +115,18 @@ def aloud(heard: Heard) -> bool:
     return heard.source in ("voice", "file")
 
 
-class Seated(Protocol):
-    """What the dialogue asks of a set-up: the highest seat an answer may name (a game's Setup)."""
+@runtime_checkable
+class SaysItself(Protocol):
+    """An answer that says itself in a read-back (the lobby's choices: "关机")."""
 
     @property
-    def players(self) -> int: ...
+    def said(self) -> str | Pieces: ...
 
 
-class Scripted(Protocol):
-    """Who speaks the dialogue's own lines: the game's Judge, or the lobby's, with the script."""
+class Dialogue(Repairs[A], Generic[A]):
+    session: Questions[A]
 
-    @property
-    def script(self) -> Script: ...
-
-
-class Questions(Protocol):
-    """What the dialogue asks through: a game's `Session`, or the lobby of `narrator serve`
-    (narrator/serve/lobby.py), each with its own reader (`read`)."""
-
-    @property
-    def prompt(self) -> Prompt | None: ...
-    @property
-    def night(self) -> bool: ...
-    @property
-    def setup(self) -> Seated: ...
-    @property
-    def judge(self) -> Scripted: ...
-    def repeat_lines(self) -> list[Line]: ...
-    def take_lines(self) -> list[Line]: ...
-    def read(self, text: str, prompt: Prompt) -> object:
-        """The answer (or the lobby's choice) the words say at `prompt`; NotUnderstood says why not."""
-        ...
-    def submit(self, answer: Any) -> Any: ...
-    def undo(self) -> bool: ...
-    def refusal(self, prompt: Prompt, answer: Any) -> Any: ...
-    def refusal_line(self, prompt: Prompt | None, refusal: Any) -> Line: ...
-    def hidden(self, prompt: Prompt | None) -> bool: ...
-    def explain(self, words: str, *, before_start: bool = False) -> Any: ...
-
-
-class Dialogue(Repairs):
-    session: Questions | Session
-
-    def __init__(self, session: Questions | Session, ear: Ear, say: Callable[[Line], object],
+    def __init__(self, session: Questions[A], ear: Ear, say: Callable[[Line], object],
                  clock: Clock, config: DialogueConfig | None = None) -> None:
         self.session = session
         self.ear = ear
@@ -198,35 +169,35 @@ class Dialogue(Repairs):
         """Say why an answer was refused — to the host alone when the table did not hear the answer given
         (`_unheard`). 重复 says it again — unless the session says a refusal is never what 重复 repeats
         (`repeat_refusals = False`: the lobby, where 重复 means the question)."""
-        self.say(line, prompt, remember=getattr(self.session, "repeat_refusals", True),
+        self.say(line, prompt, remember=self.session.repeat_refusals,
                  quiet=heard is not None and self._unheard(heard))
 
-    def own(self, key: str, prompt: Prompt | None, **values: Any) -> None:
+    def own(self, key: str, prompt: Prompt | None, **values: object) -> None:
         self.say(self.script.line("listening", key, **values), prompt)
 
     def question(self, prompt: Prompt) -> list[Line]:
         return self.session.repeat_lines()
 
-    def read(self, text: str, prompt: Prompt) -> Any:
+    def read(self, text: str, prompt: Prompt) -> A:
         """The answer the words say at this prompt (the session's reader: the game's, or the lobby's)."""
         return self.session.read(text, prompt)
 
-    def read_back(self, answer: Any, prompt: Prompt, heard: Heard | None = None, *, again: bool = False) -> None:
+    def read_back(self, answer: A | Seats, prompt: Prompt, heard: Heard | None = None, *, again: bool = False) -> None:
         """"七号，对吗？": the answer in the judge's words — never an empty "，对吗？": an answer with no words
         of its own is said as the words heard."""
         if isinstance(answer, Ballots):
             groups: dict[int, list[int]] = {}
             for voter, target in answer.votes:
                 groups.setdefault(target, []).append(voter)
-            parts: list[Any] = []
+            parts: list[object] = []
             for target, voters in groups.items():
                 if parts:
                     parts.append("，")
                 said = self.script.render(Entry(self.script.data["listening"]["ballots_group"]),
                                           "listening.ballots_group", voters=seats(voters), target=Seat(target))
                 parts.extend(said.pieces)
-            value: Any = Pieces(parts)
-        elif hasattr(answer, "said"):
+            value: object = Pieces(parts)
+        elif isinstance(answer, SaysItself):
             value = answer.said  # the lobby's choices say themselves ("关机")
         else:
             value = self.script._refusal_value("answer", answer)
@@ -242,7 +213,7 @@ class Dialogue(Repairs):
         if asked:
             self.last = list(asked)
         self.refused_in_secret = False
-        pending: Answer | None = None
+        pending: A | Seats | None = None
         self.gathered = Gathered(self.session.prompt or START)
         silent_since = self.clock.now()
         reminders = 0
@@ -294,7 +265,7 @@ class Dialogue(Repairs):
             return Line(line.text, "host", line.pieces, line.key, line.pause, line.cue, line.bed)
         return line
 
-    def _heard(self, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
+    def _heard(self, heard: Heard, prompt: Prompt, pending: A | Seats | None) -> Accepted | Pending[A]:
         """Act on one heard thing: an Accepted to return, a Pending read-back, or None to go on listening."""
         text = heard.text.strip()
         control = self.pack.control(text)
@@ -370,7 +341,7 @@ class Dialogue(Repairs):
         lobby of `narrator serve` keeps no secret from the people setting up the game: it says them all."""
         return not aloud(heard) and isinstance(self.session, Session)
 
-    def _alternative(self, heard: Heard, prompt: Prompt) -> Answer | None:
+    def _alternative(self, heard: Heard, prompt: Prompt) -> A | None:
         """When the best reading of speech means nothing ("一号 四号 八号 열 是": a word cut in two, a stray
         word at the end), the first of the recogniser's other readings that is a legal answer here (read back
         by the caller, whatever the policy); None when there is none."""
@@ -381,7 +352,7 @@ class Dialogue(Repairs):
             if not words or self.pack.control(words) is not None:
                 continue
             try:
-                answer: Answer = self.read(words, prompt)
+                answer = self.read(words, prompt)
             except (NotUnderstood, Ambiguous):
                 continue
             if self.session.refusal(prompt, answer) is None:
@@ -392,7 +363,7 @@ class Dialogue(Repairs):
     def policy(self) -> Policy:
         return self.cfg.policy
 
-    def _reads_back(self, heard: Heard, answer: Answer, prompt: Prompt) -> bool:
+    def _reads_back(self, heard: Heard, answer: A | Seats, prompt: Prompt) -> bool:
         return self.policy.reads_back(heard, answer, prompt, self.pack, self.read)
 
     def _reads(self, text: str, prompt: Prompt) -> bool:
@@ -410,14 +381,14 @@ class Dialogue(Repairs):
                 return rest
         return text
 
-    def _submit(self, answer: Answer, prompt: Prompt) -> Any:
+    def _submit(self, answer: A | Seats, prompt: Prompt) -> Accepted | Pending[A]:
         result = self.session.submit(answer)
         if isinstance(result, Accepted):
             return result
         self.refuse(result.line, prompt)
         return Pending(None)
 
-    def _undo(self, prompt: Prompt) -> Any:
+    def _undo(self, prompt: Prompt) -> Pending[A]:
         if not self.session.undo():
             self.own("nothing_to_undo", prompt)
             return Pending(None)

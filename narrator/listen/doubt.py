@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal, Protocol, runtime_checkable
 
 from narrator.engine.answers import Answer, Ballots, Duel, Seats, SelfExplode, VoteResult
 from narrator.engine.prompts import Prompt
@@ -47,11 +47,24 @@ SEATED = (Seats, Ballots, VoteResult, SelfExplode, Duel)
 """Answers that name seats (or nobody, where seats are asked): what the recogniser misreads unnoticed."""
 
 
-def irreversible(kind: str, answer: Answer | None = None) -> bool:
+def irreversible(kind: str, answer: object = None) -> bool:
     """Kill, poison, shot, take, exile, badge, duel, and the identifications and checks that decide every later
     step: answers the game cannot afford wrong."""
     return (kind in IRREVERSIBLE_KINDS or kind.rsplit(".", 1)[-1] in IRREVERSIBLE_ENDINGS
             or isinstance(answer, Duel))
+
+
+Reader = Callable[[str, Prompt], object]
+"""What reads the host's words at a prompt (`host_answer`, the lobby's `read`): an answer, or NotUnderstood /
+Ambiguous raised; what it reads is only compared here."""
+
+
+@runtime_checkable
+class Confirmed(Protocol):
+    """An answer that says whether it must be confirmed with 对 before it is taken (the lobby's 关机)."""
+
+    @property
+    def confirm(self) -> bool: ...
 
 
 def host_answer(text: str, prompt: Prompt) -> Answer:
@@ -59,7 +72,7 @@ def host_answer(text: str, prompt: Prompt) -> Answer:
     return parse(text, prompt.accepts)
 
 
-def meaning(text: str, prompt: Prompt, pack: Pack, read: Callable[[str, Prompt], Any] = host_answer) -> object:
+def meaning(text: str, prompt: Prompt, pack: Pack, read: Reader = host_answer) -> object:
     """What a reading means here: a control name, an Answer, or None (not understood)."""
     words = " ".join(t for t in text.split() if t not in (UNK, PAUSE))
     control = pack.control(words)
@@ -72,7 +85,7 @@ def meaning(text: str, prompt: Prompt, pack: Pack, read: Callable[[str, Prompt],
 
 
 def doubtful(heard: Heard, prompt: Prompt, pack: Pack, gap: float,
-             read: Callable[[str, Prompt], Any] = host_answer) -> bool:
+             read: Reader = host_answer) -> bool:
     """Speech whose best reading is unsure by the recogniser's own scores: [unk] in it, or another reading
     meaning something else within `gap` of its score. Keys and typed text are never in doubt."""
     if heard.source not in SPOKEN:
@@ -101,10 +114,10 @@ class Policy:
     """Read back what the scores doubt at every prompt; False: at irreversible ones only (the lobby of
     `narrator serve`, which says every choice back itself and takes it back on 撤销)."""
 
-    def reads_back(self, heard: Heard, answer: Answer, prompt: Prompt, pack: Pack,
-                   read: Callable[[str, Prompt], Any] = host_answer) -> bool:
+    def reads_back(self, heard: Heard, answer: object, prompt: Prompt, pack: Pack,
+                   read: Reader = host_answer) -> bool:
         """Whether `answer`, heard as `heard` at `prompt`, must be read back and confirmed before it is taken."""
-        if self.read_back == "always" or getattr(answer, "confirm", False):
+        if self.read_back == "always" or (isinstance(answer, Confirmed) and answer.confirm):
             return True
         if irreversible(prompt.kind, answer) and heard.text.strip(" 。！!.") in PASS_WORDS:  # typed too
             return True

@@ -9,9 +9,10 @@ line goes through the dialogue's `own` / `say`, so at night every repair is hear
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic
 
-from narrator.engine.answers import Answer, Seats
+from narrator.engine.answers import Seats
+from narrator.engine.game import Accepted
 from narrator.engine.prompts import Prompt
 from narrator.hostwords import Ambiguous, NotUnderstood
 from narrator.judge.lines import Line
@@ -29,37 +30,39 @@ from narrator.listen.converge import (
 )
 from narrator.listen.doubt import SPOKEN, Policy
 from narrator.listen.grammar import UNK
+from narrator.listen.questions import A, Questions
 from narrator.session.session import names_secret
 
 
 @dataclass(frozen=True, slots=True)
-class Pending:
+class Pending(Generic[A]):
     """Keep listening; `answer` is the read-back waiting for 对 (or None)."""
 
-    answer: Answer | None
+    answer: A | Seats | None
 
 
-class Repairs:
+class Repairs(Generic[A]):
     """Acting on an answer read at one question (see the module docstring)."""
 
     gathered: Gathered
-    session: Any
+    session: Questions[A]
     script: Script
     refused_in_secret: bool
 
     if TYPE_CHECKING:  # the dialogue's own, used here
         @property
         def policy(self) -> Policy: ...
-        def own(self, key: str, prompt: Prompt | None, **values: Any) -> None: ...
+        def own(self, key: str, prompt: Prompt | None, **values: object) -> None: ...
         def say(self, line: Line, prompt: Prompt | None, *, remember: bool = True, quiet: bool = False) -> None: ...
         def refuse(self, line: Line, prompt: Prompt | None, heard: Heard | None = None) -> None: ...
-        def read(self, text: str, prompt: Prompt) -> Any: ...
-        def read_back(self, answer: Any, prompt: Prompt, heard: Heard | None = None, *,
+        def read(self, text: str, prompt: Prompt) -> A: ...
+        def read_back(self, answer: A | Seats, prompt: Prompt, heard: Heard | None = None, *,
                       again: bool = False) -> None: ...
         def secret_now(self, prompt: Prompt | None) -> bool: ...
-        def _reads_back(self, heard: Heard, answer: Answer, prompt: Prompt) -> bool: ...
-        def _submit(self, answer: Answer, prompt: Prompt) -> Any: ...
-    def _answered(self, answer: Answer, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
+        def _reads_back(self, heard: Heard, answer: A | Seats, prompt: Prompt) -> bool: ...
+        def _submit(self, answer: A | Seats, prompt: Prompt) -> Accepted | Pending[A]: ...
+    def _answered(self, answer: A | Seats, heard: Heard, prompt: Prompt,
+                  pending: A | Seats | None) -> Accepted | Pending[A]:
         """An answer read from the host's words (or gathered): kept for more seats, a choice, read back, or
         submitted."""
         chosen = self.gathered.chosen(answer)
@@ -99,7 +102,9 @@ class Repairs:
                 self.gathered.declined.add(pending.seats[0])  # a read-back answered with another seat: a miss
                 self.gathered.misses += 1
         rival = self._rival(heard, answer, prompt) if chosen is None else None
-        if rival is not None:  # two readings one seat apart: "是一号还是七号？", the ear listens for those two
+        if rival is not None and isinstance(answer, Seats):
+            # two readings one seat apart (a rival is only ever found for seats): "是一号还是七号？", the ear
+            # listens for those two
             self.gathered.open_choice(answer, rival)
             a, b = one_seat_apart(answer, rival) or (0, 0)
             self.own("choice", prompt, a=Seat(a), b=Seat(b))
@@ -111,18 +116,18 @@ class Repairs:
             return Pending(answer)
         return self._submit(answer, prompt)
 
-    def _rival(self, heard: Heard, answer: Answer, prompt: Prompt) -> Answer | None:
+    def _rival(self, heard: Heard, answer: A | Seats, prompt: Prompt) -> Seats | None:
         """Another reading of the same speech, legal here and one seat away from `answer`, close enough to be a
         doubt (any, when every spoken seat is doubted): what a choice offers."""
-        if heard.source not in SPOKEN or not heard.alternatives:
-            return None
+        if heard.source not in SPOKEN or not heard.alternatives or not isinstance(answer, Seats):
+            return None  # only seats are one seat apart
         best = heard.alternatives[0][1]
         for text, score in heard.alternatives[1:]:
             try:
-                other: Answer = self.read(" ".join(t for t in text.split() if t != UNK), prompt)
+                other = self.read(" ".join(t for t in text.split() if t != UNK), prompt)
             except (NotUnderstood, Ambiguous):
                 continue
-            if other == answer or one_seat_apart(answer, other) is None:
+            if not isinstance(other, Seats) or other == answer or one_seat_apart(answer, other) is None:
                 continue
             if self.session.refusal(prompt, other) is not None:
                 continue
@@ -130,7 +135,8 @@ class Repairs:
                 return other
         return None
 
-    def _corrected(self, fix: Correction, heard: Heard, prompt: Prompt, pending: Answer | None) -> Any:
+    def _corrected(self, fix: Correction, heard: Heard, prompt: Prompt,
+                   pending: A | Seats | None) -> Accepted | Pending[A]:
         """"不是十号，是十一号" / "去掉十号": one seat of the answer waiting (or of the seats kept) changed."""
         base = pending.seats if isinstance(pending, Seats) else self.gathered.kept
         changed = corrected(base, fix)
@@ -143,14 +149,14 @@ class Repairs:
             return Pending(None)
         return self._answered(Seats(changed), heard, prompt, None)
 
-    def _missed(self, prompt: Prompt, pending: Answer | None = None) -> Any:
+    def _missed(self, prompt: Prompt, pending: A | Seats | None = None) -> Pending[A]:
         """A spoken answer refused, or a 不对: after the second at one question, offer one seat at a time (typed
         words are never misheard: a seat offered by voice would not help them)."""
         if self.gathered.offer is None and self.gathered.missed():
             return self._offer_next(prompt)
         return Pending(pending)
 
-    def _offer_next(self, prompt: Prompt) -> Any:
+    def _offer_next(self, prompt: Prompt) -> Pending[A]:
         seat = self.gathered.next_offer()
         if seat is None:
             self.gathered = Gathered(prompt)
@@ -159,7 +165,7 @@ class Repairs:
             self.own("offer", prompt, seat=Seat(seat), keys=str(seat))
         return Pending(None)
 
-    def _offer_answered(self, yes: bool, prompt: Prompt) -> Any:
+    def _offer_answered(self, yes: bool, prompt: Prompt) -> Accepted | Pending[A]:
         """对 / 不对 to "是七号吗？": the seat is taken (with the seats kept), or the next is offered."""
         seat = self.gathered.offer
         assert seat is not None

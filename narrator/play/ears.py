@@ -19,17 +19,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from narrator.engine.prompts import Prompt
 from narrator.listen.base import Ear, Heard, Playing, Recording
 from narrator.play.interrupts import Interrupts
 from narrator.play.mouth import DeviceLost
 
-if TYPE_CHECKING:
-    from narrator.listen.dialogue import Dialogue
-
 __all__ = ["Ear", "GuardedEar", "Heard", "InputEnded"]
+
+
+class Pausing(Protocol):
+    """The dialogue listening through an ear, as the ear sees it (narrator/listen/dialogue.py)."""
+
+    @property
+    def paused(self) -> bool: ...
 
 
 class InputEnded(EOFError):
@@ -54,7 +58,7 @@ class GuardedEar:
         """The question being answered and when it was first listened for (time.monotonic: typed lines' clock);
         None: the next listen is a new question (`ask`)."""
         self._early = 0
-        self.dialogue: Dialogue | None = None
+        self.dialogue: Pausing | None = None
         """The dialogue listening through this ear: its `paused` tells when a Ctrl-C pause is over."""
         self._pause_sent = False
         self._pushed: list[Heard] = []

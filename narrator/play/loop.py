@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from narrator.common.clock import Clock, SystemClock
+from narrator.engine.answers import Answer
 from narrator.engine.prompts import Prompt
 from narrator.judge.lines import Line
 from narrator.judge.script import Script
 from narrator.listen.base import Ear
-from narrator.listen.dialogue import Dialogue, DialogueConfig, Questions
+from narrator.listen.dialogue import Dialogue, DialogueConfig
 from narrator.listen.grammar import START, WAKE_KINDS
+from narrator.listen.questions import Questions
 from narrator.play import lines as play_lines
 from narrator.play.ears import GuardedEar, Heard, InputEnded
 from narrator.play.interrupts import Interrupts, Quit
@@ -82,7 +84,7 @@ class QuietView:
 
 @dataclass
 class Live:
-    session: Session | Questions
+    session: Session | Questions[object]
     """The game's Session, or a lobby that only speaks and listens through the loop (narrator/serve)."""
     mouth: Mouth
     ear: Ear
@@ -212,7 +214,7 @@ class Live:
 
     # ---- the game -------------------------------------------------------------------------------------
 
-    def wait_for_start(self, ear: GuardedEar, dialogue: Dialogue) -> None:
+    def wait_for_start(self, ear: GuardedEar, dialogue: Dialogue[Answer]) -> None:
         """Before the first answer: the cards to deal, then "开始"; 重复 says the cards line again, 规则 … is
         answered aloud. Ctrl-C pauses here as everywhere (the pause holds until 继续; a second Ctrl-C quits)."""
         self.speak([play_lines.deal_line(self.script, self.game.setup)])
@@ -323,7 +325,7 @@ class Live:
             self.sleep(self.retry_s)
         self.speak([play_lines.message(self.script, "can_save")])
 
-    def timed_speech(self, ear: GuardedEar, dialogue: Dialogue) -> bool:
+    def timed_speech(self, ear: GuardedEar, dialogue: Dialogue[Answer]) -> bool:
         """A speech or last words, timed when the mouth has a conductor: `speech_seconds`, the 15 s cue,
         时间到; 过 ends it early, 暂停 / 继续 stop and restart the clock. True when the speech was answered
         here (过 or time up: the game moves on); other answers and controls (N号自爆, 撤销 …) end the timer

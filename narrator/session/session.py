@@ -112,6 +112,9 @@ the prompt."""
 class Session:
     store: JournalStore | None
     _chain: Chain
+    repeat_refusals = True
+    """重复 after a refusal says the refusal again (the ear's Dialogue; the lobby of `narrator serve` says its
+    question)."""
 
     def __init__(self, setup: Setup, seed: int = 0, *, lang: str = "zh-Hans",
                  store: JournalStore | None = None) -> None:
