@@ -126,5 +126,5 @@ def test_every_repair_fits_in_its_allowance(tmp_path: Path, lang: str) -> None:
     long = [(key, round(seconds(text), 2)) for key, text in lines if seconds(text) + 1.0 > WORDS.repair_s]
     assert long == []
     batch = [script.line("listening", "dropped"), script.line("listening", "offer", seat=Seat(12), keys="12")]
-    assert sum(seconds(line.text) for line in batch) + 1.0 <= WORDS.repair_s  # a pause between them (his
-    # answer ends the one before: narrator/audio/conductor.py, `tried`)
+    assert sum(seconds(line.text) for line in batch) + 1.0 <= WORDS.repair_s  # a breath between them (a
+    # repair line's pause on the earpiece is `short`: narrator/audio/conductor.py)

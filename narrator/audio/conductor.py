@@ -22,9 +22,9 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   host was asked. The answer time is the host's own, measured only at questions every game asks alike
   (`Line.public_ask`: the wolves', night 1's identifications without a thief; from `ready()` to his words,
   each try of a question, once per table line; the longest so far, rounded up to `step_s`, at least
-  `floor_s`, at most `most_s`), so no secret question moves it; and so are his repairs (below). So a slow host slows every such
-  step alike, alive, dead or absent, and a host who answers within his measured time never moves the
-  table. A reminder at the table (the line again, "请回答") keeps the wait open.
+  `floor_s`, at most `most_s`), so no secret question moves it; and so are his repairs (below). So a
+  slow host slows every such step alike, alive, dead or absent, and a host who answers within his measured
+  time never moves the table. A reminder at the table (the line again, "请回答") keeps the wait open.
 - **His own time at each word**: every host question after such a line is timed too, from `ready()` to
   the answer the judge takes, every repair on the way included (a refusal, a read-back and its 对, a
   choice, "还差一个": lines keyed `refusals.*` / `listening.*` keep the question open). Each try — his time
@@ -302,7 +302,9 @@ class Conductor:
             # never moves a repair's pause at a public question
         else:
             start = max(now, self._end["host"], self._said["all"])
-            hold = self.host_pacer.draw(line.pause)
+            hold = self.host_pacer.draw("short" if _repair(line) else line.pause)  # a read-back's own pause
+            # (`action`) is the table's, when the table hears it: on the earpiece he answers, and the
+            # judge's next repair line comes after a breath (inside `repair_s`)
         audible = self.host_audio if ch == "host" else self.table_audio
         cue = self._cue_frames(line.cue)
         speech = start + cue
@@ -385,9 +387,6 @@ class Conductor:
             asked.thinking += now - asked.since
         asked.tries.append(self._rounded(asked.thinking))
         asked.thinking, asked.since, asked.heard = 0.0, now, True
-        # his answer ends the pause after his question (a read-back's is long): the judge's next line to him
-        # comes when it is said
-        self._end["host"] = min(self._end["host"], max(self._said["host"], _f(now)))
 
     def expect_repairs(self, repairs: int) -> None:
         """At least this many repairs a question from the start (an ear that reads every spoken seat back)."""
