@@ -18,7 +18,10 @@ from test_speech_timer_loop import PacedEar, TimedMouth
 
 from narrator.audio.pacing import load_host_words
 from narrator.common.clock import FakeClock
+from narrator.engine.prompts import Prompt
+from narrator.listen.base import Heard
 from narrator.listen.grammar import WAKE_KINDS
+from narrator.play.ears import InputEnded
 from narrator.play.loop import Live
 from narrator.play.scripted import host_script
 from narrator.session.session import Session
@@ -83,3 +86,92 @@ def test_a_host_who_stumbles_alike_everywhere_tells_nothing_live(folder: Path, a
         assert waits >= 4
     else:  # within the bound: silence (but the first wait of a game, before he was ever timed)
         assert waits <= 1
+
+
+class Mic:
+    """A microphone that records (the ear is a voice ear: every spoken seat is read back)."""
+
+    alive = True
+
+    def restart(self) -> bool:
+        return True
+
+
+class VoiceHost:
+    """The host by voice: `wrong` times a word the judge does not understand ("没听懂"), then his answer,
+    each `host_s` after he heard the judge; 对 to every read-back (a spoken seat, an irreversible answer)."""
+
+    def __init__(self, clock: FakeClock, mouth: TimedMouth, answers: list[str], host_s: float, wrong: int) -> None:
+        self.clock, self.mouth, self.answers, self.host_s, self.wrong = clock, mouth, list(answers), host_s, wrong
+        self.stumbled = 0
+        self.seen = 0  # the judge's lines placed before his last words
+        self.left: float | None = None  # s of silence before his next words
+
+    def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None:
+        if self.left is None:
+            self.left = self.host_s
+        step = self.left if timeout_s is None else min(self.left, timeout_s)
+        self.clock.advance(step)
+        self.left -= step
+        if self.left > 1e-9:
+            return None
+        self.left = None
+        timeline = self.mouth.conductor.timeline
+        since, self.seen = timeline[self.seen:], len(timeline)  # what the judge said since his last words
+        if prompt.kind in WAKE_KINDS:  # a speech's 过 (by voice it would need the judge's name first)
+            return Heard(self.answers.pop(0), source="text")
+        if any(p.line.key.startswith("listening.read_back") for p in since):
+            return self.spoken("对")
+        if self.stumbled < self.wrong:
+            self.stumbled += 1
+            return self.spoken("嗯")
+        if not self.answers:
+            raise InputEnded()
+        self.stumbled = 0
+        return self.spoken(self.answers.pop(0))
+
+    @staticmethod
+    def spoken(text: str) -> Heard:
+        return Heard(text, alternatives=((text, 0.0),), source="voice")
+
+    def follow(self, playing: object) -> None: ...
+    def close(self) -> None: ...
+    def ended(self) -> bool:
+        return False
+
+    def microphones(self) -> list[Mic]:
+        return [Mic()]
+
+    def check_words(self, prompts: object, max_seat: int) -> None: ...
+
+
+def by_voice(path: Path, host_s: float, wrong: int) -> tuple[list[tuple[float, str]], list[str]]:
+    scripted = host_script(Scenario.load(path))
+    clock = FakeClock()
+    mouth = TimedMouth(clock)
+    session = Session(scripted.game.setup, scripted.game.seed)
+    ear = VoiceHost(clock, mouth, ["开始", *scripted.utterances], host_s, wrong)
+    ear.stumbled = wrong  # none before 开始
+    Live(session, mouth, ear, now=clock.now, clock=clock, poll_s=0.5).run()
+    assert session.game.journal == scripted.game.journal
+    return mouth.table, [p.line.text for p in mouth.conductor.timeline if p.line.to == "host"]
+
+
+VOICE_PAIRS = [(NIGHTS, "reference", "witch_dead"), (NIGHTS, "guard_reference", "guard_dead"),
+               (NIGHTS, "classic_thief_plays", "classic_witch_buried"),
+               (NIGHTS, "classic_hunter_able", "classic_hunter_unable"), (DAYS, "idiot_exiled", "villager_exiled"),
+               (DAYS, "hunter_bitten", "villager_bitten")]
+
+
+@pytest.mark.parametrize("wrong", (0, 1), ids=lambda n: f"wrong{n}")
+@pytest.mark.parametrize("host_s", (0.0, 8.0), ids=lambda s: f"host{s:g}s")
+@pytest.mark.parametrize(("folder", "a", "b"), VOICE_PAIRS, ids=[f"{a}-vs-{b}" for _, a, b in VOICE_PAIRS])
+def test_by_voice_the_read_backs_are_inside_the_wait(folder: Path, a: str, b: str, host_s: float,
+                                                      wrong: int) -> None:
+    """By voice every spoken seat and every irreversible answer is read back ("七号，对吗？" → 对) — at a
+    living role's step (the witch's poison, the guard's seat), never at a dead one's 过: a repair only one
+    game of the pair has at that step, inside the wait all the same (the voice ear counts one repair from the start, and
+    the wolves' read-back measures it)."""
+    (ta, ha), (tb, hb) = by_voice(folder / f"{a}.yaml", host_s, wrong), by_voice(folder / f"{b}.yaml", host_s, wrong)
+    assert parts(folder, ta) == parts(folder, tb)
+    assert ha != hb and any("对吗" in text for text in ha)  # the host heard the secret, and read-backs
