@@ -34,6 +34,7 @@ from roomkit import espeak  # noqa: E402
 
 from narrator.engine.prompts import Prompt  # noqa: E402
 from narrator.judge.presets import make_setup  # noqa: E402
+from narrator.listen.converge import read_correction  # noqa: E402
 from narrator.listen.dialogue import meaning  # noqa: E402
 from narrator.listen.grammar import START, Grammar, Pack, VocabularyError, load_pack  # noqa: E402
 from narrator.listen.measure import mix, night_bed16  # noqa: E402
@@ -89,8 +90,19 @@ GROUPS: dict[str, dict[str, dict[str, str]]] = {
                 "맞아 / 아니야": {"确认": "맞아", "不对": "아니야"},
                 "그래 / 틀려": {"确认": "그래", "不对": "틀려"},
                 "확인 / 다시": {"确认": "확인", "不对": "다시"}},
+    # One seat corrected at the wolves' identification (narrator/listen/converge.py): "不是十号，是十一号" (不是 and
+    # 是 have their forms), "十号换成十一号", "十号去掉" — the pack gains `extra: {repair: [不是, 换成, 去掉]}`.
+    "repair": {
+        "none (no repair words)": {},
+        "대신 / 빼": {"换成": "대신", "去掉": "빼"},
+        "바꿔 / 빼": {"换成": "바꿔", "去掉": "빼"},
+        "대신 / 삭제": {"换成": "대신", "去掉": "삭제"},
+        "교체 / 제외": {"换成": "교체", "去掉": "제외"},
+        "바꿔 / 삭제": {"换成": "바꿔", "去掉": "삭제"},
+    },
 }
 KEYS = {group: {k for c in cands.values() for k in c} for group, cands in GROUPS.items()}
+REPAIR = ("不是", "换成", "去掉")
 
 
 @dataclass(frozen=True)
@@ -127,6 +139,10 @@ def game_steps(seed: int, extra_sets: int) -> list[Step]:
                     for _ in range(extra_sets):
                         four = sorted(rng.sample(range(1, 13), 4))
                         steps.append(Step(f"{kind} (more sets)", prompt, " ".join(SEATS[n - 1] for n in four)))
+                        a, b = (SEATS[n - 1] for n in rng.sample(range(1, 13), 2))
+                        steps += [Step("repair 不是…是", prompt, f"不是 {a} 是 {b}"),
+                                  Step("repair 换成", prompt, f"{a} 换成 {b}"),
+                                  Step("repair 去掉", prompt, f"{a} 去掉")]
                 if kind == "wolves.kill" and not any(s.what == "one seat" for s in steps):
                     steps += [Step("one seat", prompt, seat) for seat in SEATS if int_seat(seat) in prompt.seats]
                     steps.append(Step("one seat", prompt, "没有"))
@@ -142,6 +158,10 @@ def int_seat(word: str) -> int:
 
 
 def relevant(step: Step, group: str) -> bool:
+    if group == "repair":  # the corrections and what else is said at that question
+        return step.prompt.kind == "wolves.identify" and "read-back" not in step.what
+    if group != "repair" and step.what.startswith("repair"):
+        return False
     if group == "confirm":
         return "read-back" in step.what
     if group == "seats":
@@ -150,6 +170,9 @@ def relevant(step: Step, group: str) -> bool:
 
 
 def outcome(heard_text: str, step: Step, pack: Pack) -> str:
+    if step.what.startswith("repair"):
+        fix = read_correction(heard_text) if heard_text else None
+        return "again" if fix is None else "right" if fix == read_correction(step.words) else "wrong"
     if step.prompt is START:  # narrator/play/loop.py wait_for_start: the start word, else asked again
         return "right" if heard_text == step.words else ("again" if not heard_text else "wrong")
     got = meaning(heard_text, step.prompt, pack) if heard_text else None
@@ -183,6 +206,8 @@ def main() -> None:
             if args.only and args.only not in name:
                 continue
             pack = replace(base, say={**base.say, **{k: (v,) for k, v in say.items()}})
+            if group == "repair" and say:
+                pack = replace(pack, extra={**pack.extra, "repair": REPAIR})
             grammar = Grammar(pack, lambda w: knows(model, w))
             try:
                 grammar.check(12)
@@ -194,7 +219,10 @@ def main() -> None:
             for speed, gap in voices:
                 count = {"right": 0, "wrong": 0, "again": 0}
                 for i, step in enumerate(chosen):
-                    spoken = korean(step.words, pack)
+                    try:
+                        spoken = korean(step.words, pack)
+                    except AssertionError:  # the pack has no word for it (the repairs without forms)
+                        continue
                     audio = mix(read_wav(espeak(spoken, "ko", speed, gap)), bed, snr, offset=i * 7919)
                     ear = FileEar(audio, Recognizer(model), grammar,
                                   Endpointer(SileroVad(), EndpointConfig(trailing_s=0.4)), tail_s=0.0)

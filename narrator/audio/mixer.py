@@ -24,7 +24,8 @@ ear's deaf window comes from. Whoever plays a channel live (the Player's callbac
 ``stamp(channel, frame, leaves_at)`` after each pull — channel frame ``frame`` leaves the device at
 ``leaves_at`` — and the mixer knows where the last speech or cue sample was; so every line and cue, from
 any caller (the Session's lines, the deal line, the speech timer's cues, the dialogue), counts until its
-last sample has left the device. The bed does not count (the ear listens over it).
+last sample has left the device. The bed does not count (the ear listens over it), nor do the lines of
+``LISTENED_THROUGH`` (the speech timer's cue: the ear listens through it).
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ if TYPE_CHECKING:
 CHANNELS = ("all", "host")
 _SPEECH, _CUE, _SILENCE, _BED = range(4)
 _SOUND = (_SPEECH, _CUE)
+LISTENED_THROUGH = frozenset({"timer.speech.warning"})
+"""Keys of the lines the ear is not deaf to (`voiced_until` leaves them out): the speech timer's "还剩十五秒。",
+said only in a speech, where the ear takes a command only after the judge's name, and holding neither the name
+nor a command word. Deaf to it, the ear lost every 法官，过 the host said over it; listening through it, most
+were heard and the cue was never taken for one (docs/benchmarks.md, "The timer's cue")."""
 STALE_S = 3.0
 """s. A channel whose player stamped nothing for this long is not playing (its device is gone; PulseAudio
 may hold a new stream ~2 s before its first period)."""
@@ -96,11 +102,13 @@ class Ticket:
 
 
 class _Item:
-    __slots__ = ("data", "first", "kind", "last", "length", "name", "pos", "ticket")
+    __slots__ = ("data", "deafens", "first", "kind", "last", "length", "name", "pos", "ticket")
 
     def __init__(self, kind: int, ticket: Ticket, data: np.ndarray | None = None, frames: int = 0,
-                 name: str = "") -> None:
+                 name: str = "", deafens: bool = True) -> None:
         self.kind, self.ticket, self.data, self.name = kind, ticket, data, name
+        self.deafens = deafens and kind in _SOUND
+        """A sound the ear must be deaf to while it plays (`voiced_until`)."""
         self.length = len(data) if data is not None else frames
         self.pos = 0
         self.first = self.last = False
@@ -133,7 +141,7 @@ class Mixer:
         self._steps = np.arange(1, b + 1, dtype=np.float32)
         self._env, self._fade, self._tmp = (np.empty(b, np.float32) for _ in range(3))
         self._sound_end = dict.fromkeys(CHANNELS, 0)
-        """Channel frame just after the last speech or cue sample handed out (consumer-written)."""
+        """Channel frame just after the last speech or cue sample the ear is deaf to, handed out (consumer-written)."""
         self._stamps: dict[str, tuple[int, float, float] | None] = dict.fromkeys(CHANNELS)
         """(frame, when it leaves the device, when stamped) per channel played live; None: not played live."""
         self.volume = 1.0
@@ -142,7 +150,7 @@ class Mixer:
     # --- producer side ---------------------------------------------------------------------------------
 
     def enqueue(self, clip: np.ndarray, channel: str = "all", pause_after_s: float = 0.0,
-                cue: str | None = None, bed: str | None = None, lead_s: float = 0.0) -> Ticket:
+                cue: str | None = None, bed: str | None = None, lead_s: float = 0.0, deafens: bool = True) -> Ticket:
         """Schedule [lead silence] [bed switch] [cue] clip [pause] on `channel` ("all" or "host") after what
         is queued.
 
@@ -150,6 +158,7 @@ class Mixer:
         follow it; `cue` is a cue name played before the clip; `bed` ("night", "day", "off") switches the
         public bed when the group starts. A bed switch on the host channel is refused: the bed is public.
         `lead_s` seconds of silence come first (the group, and its ticket's start, begins after them).
+        `deafens=False`: the ear listens through it (`voiced_until` leaves it out: LISTENED_THROUGH).
         """
         if channel not in CHANNELS:
             raise ValueError(f"channel must be one of {CHANNELS}, got {channel!r}")
@@ -169,16 +178,18 @@ class Mixer:
         if bed is not None:
             items.append(_Item(_BED, ticket, name=bed))
         if cue is not None:
-            items.append(_Item(_CUE, ticket, self._cues[cue]))
-        items.append(_Item(_SPEECH, ticket, samples))
+            items.append(_Item(_CUE, ticket, self._cues[cue], deafens=deafens))
+        items.append(_Item(_SPEECH, ticket, samples, deafens=deafens))
         items.append(_Item(_SILENCE, ticket, frames=round(pause_after_s * SAMPLE_RATE)))
         items[0].first = items[-1].last = True
         self._queues[channel].extend(lead + items)  # one atomic extend: the consumer never sees half a group
         return ticket
 
     def enqueue_line(self, line: Line, clip: np.ndarray, pause_after_s: float, lead_s: float = 0.0) -> Ticket:
-        """enqueue() with the channel, cue and bed a judge Line asks for."""
-        return self.enqueue(clip, line.to, pause_after_s, cue=line.cue, bed=line.bed, lead_s=lead_s)
+        """enqueue() with the channel, cue and bed a judge Line asks for (the ear deaf to it unless its key is
+        one of LISTENED_THROUGH)."""
+        return self.enqueue(clip, line.to, pause_after_s, cue=line.cue, bed=line.bed, lead_s=lead_s,
+                            deafens=line.key not in LISTENED_THROUGH)
 
     def cue_frames(self, cue: str | None) -> int:
         """Frames a cue plays before its line's speech (0 for None)."""
@@ -223,7 +234,7 @@ class Mixer:
                 continue
             frame, leaves_at, stamped = stamp
             playing = now - stamped < STALE_S
-            if playing and any(item.kind in _SOUND and item.pos < item.length for item in list(self._queues[ch])):
+            if playing and any(item.deafens and item.pos < item.length for item in list(self._queues[ch])):
                 return math.inf
             end = self._sound_end[ch]
             if end > 0:
@@ -291,7 +302,7 @@ class Mixer:
                 self._render_bed(out, pos, pos + span, ducked)
             item.pos += span
             pos += span
-            if span and item.kind in _SOUND:
+            if span and item.deafens:
                 self._sound_end[channel] = self._frames[channel] + pos
             if item.pos >= item.length:
                 queue.popleft()

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from narrator.cli.options import Backend, CacheDir, Lang
 from narrator.cli.voices import parse_lang
+
+if TYPE_CHECKING:
+    from narrator.play.config import Config
 
 
 def doctor(cache_dir: CacheDir = None) -> None:
@@ -87,6 +90,11 @@ def setup(
     echo_cancel: Annotated[bool | None, typer.Option(
         help="PulseAudio's WebRTC echo canceller between the table's speaker and the mic (so the judge can "
              "be interrupted): loaded now and by every game; --no-echo-cancel removes it.")] = None,
+    calibrate: Annotated[bool | None, typer.Option(
+        help="Calibrate the ear to the host's voice: the judge asks for the seats one to twelve, then the words "
+             "for pass, yes and no, and the spoken forms the voice does not get through are left out (the "
+             "config's game.drop_forms). "
+             "Asked when run interactively; --no-calibrate skips it.")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Ask nothing: use the flags and the current config.")]
     = False,
     cache_dir: CacheDir = None,
@@ -178,6 +186,11 @@ def setup(
             typer.echo("✓ echo cancellation off: the ear is deaf while the judge speaks")
     if config.audio.echo_cancel:
         failed += not steps.echo_cancel(typer.echo, config)
+    # 3b. the host's voice (the ear needs the model and the microphone)
+    if "voice" in config.game.input and not model_missing and (calibrate or (
+            calibrate is None and ask and typer.confirm("Calibrate the ear to your voice now (about a minute)?",
+                                                        default=True))):
+        failed += not _calibrate(config)
     # 4. the config (before the long voice build, so an interrupted build keeps the devices)
     path = config.save(config.path or config_path())
     typer.echo(f"✓ config written: {path}")
@@ -222,6 +235,18 @@ def _keypad(config: Any, given: str | None, ask: bool) -> bool:
             typer.echo(f"⚠ keypad: {exc}; the terminal's keys work meanwhile, a keypad plugged in later is taken")
     config.audio.keypad = value
     return True
+
+
+def _calibrate(config: Config) -> bool:
+    """The calibration by voice on the config's microphone (the canceller's when it is on); the judge's lines
+    printed, what was found printed and written to the config."""
+    from narrator.listen.setup import EarOptions
+    from narrator.play import calibration
+    from narrator.play.echo import SOURCE
+
+    mic = f"pulse:{SOURCE}" if config.audio.echo_cancel else config.audio.mic
+    opts = EarOptions(mic=None if mic in ("", "default") else mic, judge_name=config.game.judge_name or None)
+    return calibration.run(opts, lambda line: typer.echo(f"🔊 {line.text}"), typer.echo, config) is not None
 
 
 def _test(key: str, value: str) -> None:

@@ -4,13 +4,17 @@ way to try the ear (microphone, keypad, typed text) on one prompt."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from narrator.cli.help import new_app
 from narrator.listen.keypad import KEYPAD_HELP
 from narrator.listen.models import MODEL_NAME, MODEL_URL, find_model
+
+if TYPE_CHECKING:
+    from narrator.listen.measure import Case
+    from narrator.play.config import Config
 
 app = new_app(
     name="model",
@@ -133,17 +137,32 @@ def measure(
     vad: Annotated[str, typer.Option(help="silero or webrtc.")] = "silero",
     gap: Annotated[float, typer.Option(help="Doubt gap (score units).")] = 3.0,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every phrase's outcome.")] = False,
+    calibrate: Annotated[bool, typer.Option(
+        "--calibrate", help="Instead: calibrate — the spoken forms of the pack your recordings do not get "
+                            "through are left out (written to the config's game.drop_forms; every form kept "
+                            "when none helps, never a word's last one).")] = False,
 ) -> None:
     """Measure the recogniser in your room's conditions: phrases over the night bed at each SNR, per
-    prompt type: accepted-correct / accepted-wrong / asked-again. Exit 2 on a bad file or model."""
+    prompt type, by what the dialogue does with them under the config's read-back policy: taken right,
+    read back right (one confirmation more), read back wrong (caught when the host says no), WRONG
+    taken, asked again. Exit 2 on a
+    bad file or model."""
+    from narrator.listen.doubt import Policy
     from narrator.listen.measure import MeasureError, load_cases, run
     from narrator.listen.recognizer import ModelError
+    from narrator.play.config import Config, ConfigError
 
     try:
         spec, cases = load_cases(phrases)
         vosk_model = _load(model)
-    except (MeasureError, ModelError) as e:
+        config = Config.load()
+    except (MeasureError, ModelError, ConfigError) as e:
         raise _fail(str(e), 2) from None
+    if calibrate:
+        _calibrate(config, cases, vosk_model, str(spec.get("pack", "zh")), int(spec.get("players", 12)))
+        return
+    policy = Policy(config.game.read_back, config.game.seat_doubt, gap)  # type: ignore[arg-type]  # checked on load
+    typer.echo(f"read-back policy (the config's): read_back={policy.read_back}, seat_doubt={policy.seat_doubt}")
     reports = []
     for level in snr if snr else [None, 20.0, 10.0, 5.0]:
         def show(label: str, heard: str, outcome: str) -> None:
@@ -152,7 +171,7 @@ def measure(
 
         try:
             report = run(cases, vosk_model, str(spec.get("pack", "zh")), int(spec.get("players", 12)), level,
-                         gap=gap, vad=vad, on_case=show)
+                         gap=gap, vad=vad, on_case=show, policy=policy)
         except MeasureError as e:
             raise _fail(str(e), 2) from None
         typer.echo(report.table() + "\n")
@@ -161,6 +180,18 @@ def measure(
     from narrator.listen.measure import save_last
 
     save_last(data_dir(), phrases, reports)
+
+
+def _calibrate(config: Config, cases: list[Case], model: object, pack: str, players: int) -> None:
+    """`model test --calibrate`: the calibration the recordings make, printed and written to the config."""
+    from narrator.listen.measure import calibrate_cases
+
+    result = calibrate_cases(cases, model, pack, players, config.game.judge_name or None)
+    for line in result.report():
+        typer.echo(line)
+    config.game.drop_forms = result.drop_forms
+    where = config.save()
+    typer.echo(f"✓ game.drop_forms = {result.drop_forms!r} written to {where}")
 
 
 def _load(model: Path | None) -> object:

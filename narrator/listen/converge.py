@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from narrator.engine.answers import Seats
+from narrator.engine.answers import Seats, VoteResult
 from narrator.engine.prompts import Prompt
 from narrator.hostwords import Ambiguous, NotUnderstood, parse
 from narrator.listen.base import Heard
@@ -164,7 +164,9 @@ class Gathered:
         return False
 
     def offering_allowed(self) -> bool:
-        return Seats in self.prompt.accepts and bool(self.prompt.seats)
+        """Seats to offer one at a time: where seats are asked, and at a vote's result ("是九号吗？": who is
+        out — the words of a result are misread like any seat's)."""
+        return bool(self.prompt.accepts & {Seats, VoteResult}) and bool(self.prompt.seats)
 
     def next_offer(self) -> int | None:
         """The next seat to offer: those heard first, then the others in order; None when none is left."""
@@ -196,8 +198,12 @@ class Gathered:
             if self.choice is not None:
                 pair = one_seat_apart(*self.choice)
                 seats = tuple(s for s in self.prompt.seats if pair is not None and s in pair)
+            elif self.offer is not None:  # 对 / 不对 and the seat offered: at a vote not the ballots' words
+                self._narrowed = replace(self.prompt, accepts=frozenset({Seats}), seats=(self.offer,),
+                                         min_seats=1, max_seats=1)
+                return self._narrowed
             else:
-                seats = (self.offer,) if self.offer is not None else ()
+                seats = ()
             self._narrowed = replace(self.prompt, seats=seats or self.prompt.seats)
         return self._narrowed
 

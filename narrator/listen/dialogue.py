@@ -89,7 +89,7 @@ class DialogueConfig:
     """"always": every spoken seat answer is read back (no score told a misread seat: measured); "score": the
     gap alone decides (game.seat_doubt)."""
     doubt_everywhere: bool = True
-    """Read back what the scores doubt at every prompt (False: irreversible ones only; the lobby)."""
+    """Read back what the scores doubt at every prompt (False: irreversible ones only)."""
     ask_again_s: float = 20.0
     """s of silence before the question is asked again."""
     remind_s: float = 10.0
@@ -197,6 +197,8 @@ class Dialogue(Repairs[A], Generic[A]):
                                           "listening.ballots_group", voters=seats(voters), target=Seat(target))
                 parts.extend(said.pieces)
             value: object = Pieces(parts)
+        elif isinstance(answer, YesNo) and prompt.kind in self.script.data["names"].get("yes_no_said", {}):
+            value = self.script.data["names"]["yes_no_said"][prompt.kind][0 if answer.yes else 1]
         elif isinstance(answer, SaysItself):
             value = answer.said  # the lobby's choices say themselves ("关机")
         else:
@@ -306,8 +308,10 @@ class Dialogue(Repairs[A], Generic[A]):
                 self.gathered.close()
                 if isinstance(pending, Seats) and len(pending.seats) == 1:
                     self.gathered.declined.add(pending.seats[0])  # that seat is not it: never offered
+                if self.gathered.offer is None and self.gathered.missed():
+                    return self._offer_next(prompt)  # the offer is what comes next, not "请重新回答"
                 self.own("dropped", prompt)
-                return self._missed(prompt)
+                return Pending(None)
             return self._submit(pending, prompt)
         explained = self.session.explain(text)  # 规则 …: the Session routes the judge's lines
         if explained is not None:
@@ -325,6 +329,11 @@ class Dialogue(Repairs[A], Generic[A]):
         try:
             answer = self.read(text, prompt)
         except (NotUnderstood, Ambiguous) as e:
+            if heard.source in SPOKEN and self.gathered.offer is not None:
+                # "是七号吗？" waits for 对 / 不对: what was not understood gets the offer again, not the
+                # question's own refusal ("请说几号出局" while only 对 or 不对 is listened for)
+                self.own("offer", prompt, seat=Seat(self.gathered.offer), keys=str(self.gathered.offer))
+                return Pending(pending)
             other = self._alternative(heard, prompt)
             if other is not None:  # never taken without 对: it is not what the recogniser heard best
                 self.read_back(other, prompt, heard)

@@ -9,7 +9,8 @@ recogniser may have got wrong without a read-back ("七号，对吗？") and 对
 * **every spoken seat** (`seat_doubt = "always"`, the default): measured through the room with the Korean
   stand-in, no score separates a right seat reading from a wrong one (wrong readings came with confidence
   1.0 and no competitor: docs/benchmarks.md), so a seat answer by voice is always read back. A model that
-  has been measured to separate them may use `"score"` (the gap alone decides).
+  has been measured to separate them may use `"score"` (the gap alone decides). The same for any other
+  number an answer says it holds (`numbered`: the lobby's player count, 十八个 read as 八个).
 * **irreversible prompts** (`read_back = "irreversible"`, the default): every spoken kill, poison, shot,
   take, exile, badge, duel — and the role identifications and the seer's check, which decide every later
   step of the game.
@@ -67,6 +68,15 @@ class Confirmed(Protocol):
     def confirm(self) -> bool: ...
 
 
+@runtime_checkable
+class Numbered(Protocol):
+    """An answer that says whether it is a number the recogniser misreads with confidence, as it does a seat
+    (the lobby's player count): read back when spoken, whatever the scores."""
+
+    @property
+    def numbered(self) -> bool: ...
+
+
 def host_answer(text: str, prompt: Prompt) -> Answer:
     """The game's reader (hostwords.parse for the prompt's answer types)."""
     return parse(text, prompt.accepts)
@@ -111,8 +121,8 @@ class Policy:
     seat_doubt: SeatDoubt = "always"
     doubt_gap: float = 3.0
     doubt_everywhere: bool = True
-    """Read back what the scores doubt at every prompt; False: at irreversible ones only (the lobby of
-    `narrator serve`, which says every choice back itself and takes it back on 撤销)."""
+    """Read back what the scores doubt at every prompt (the lobby of `narrator serve` too); False: at
+    irreversible ones only."""
 
     def reads_back(self, heard: Heard, answer: object, prompt: Prompt, pack: Pack,
                    read: Reader = host_answer) -> bool:
@@ -123,8 +133,9 @@ class Policy:
             return True
         if heard.source not in SPOKEN:
             return False
-        if self.seat_doubt == "always" and isinstance(answer, SEATED):
-            return True
+        if self.seat_doubt == "always" and (isinstance(answer, SEATED) or (isinstance(answer, Numbered)
+                                                                     and answer.numbered)):
+            return True  # a spoken seat, or another number (the lobby's player count): misread with confidence
         final = irreversible(prompt.kind, answer)
         if final and self.read_back == "irreversible":
             return True

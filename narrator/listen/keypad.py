@@ -11,11 +11,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from narrator.engine.answers import Ballots, Pass, Seats, VoteResult, YesNo
 from narrator.engine.prompts import Prompt
 from narrator.listen.base import Context, Heard, QueueEar
+
+if TYPE_CHECKING:
+    from narrator.listen.evkeys import KeyReader
 
 KEYPAD_HELP = """\
 Keypad (a keyboard or USB numeric keypad; end each answer with Enter):
@@ -110,7 +113,7 @@ class KeypadEar(QueueEar):
         if device in ("", "terminal") or stream is not None or (device == "auto" and sys.stdin.isatty()):
             device = None
         self.device = device
-        self.reader: Any = None
+        self.reader: KeyReader | None = None
         self.buffer = ""
         self.on_keys: Callable[[str], None] | None = None
         """Told the keys pressed since the last Enter after each key (the host's console shows them)."""

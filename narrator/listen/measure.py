@@ -16,6 +16,10 @@ A phrase file (YAML; grammars/ko.test.yaml is the one for the Korean model):
       witch.save: [[좋아요, 是]]
     recordings:              # optional, instead of or besides synthesis: WAV files beside this file
       - {file: kill-7.wav, kind: wolves.kill, expect: 七号}
+      - {file: kill-1.wav, kind: wolves.kill, expect: 一号, form: 하나}   # form: the pack's spoken form said
+
+`calibrate_cases` hears the same cases as a calibration (narrator/listen/calibrate.py): the host's own
+recordings decide which spoken forms of the pack his voice gets through (`narrator model test --calibrate`).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import wave
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast, get_args
+from typing import TYPE_CHECKING, Any, cast, get_args
 
 import numpy as np
 import yaml
@@ -39,6 +43,9 @@ from narrator.listen.grammar import Grammar, Pack, PackError, VocabularyError, l
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer
 from narrator.listen.vad import EndpointConfig, Endpointer, make_vad
 from narrator.listen.wavfile import AudioFileError, FileEar, read_wav
+
+if TYPE_CHECKING:
+    from narrator.listen.calibrate import Calibration
 
 PROMPT_TYPES: dict[str, frozenset[type]] = {
     "wolves.kill": frozenset({Seats}),
@@ -65,6 +72,8 @@ class Case:
     expect: str
     audio: np.ndarray
     label: str
+    form: str | None = None
+    """The pack's spoken form said (a phrase that is one; a recording's `form:`), None: unknown."""
 
 
 @dataclass
@@ -169,7 +178,7 @@ def load_cases(path: Path) -> tuple[dict[str, Any], list[Case]]:
                 raise MeasureError(f"{path}: phrases: {kind}: each entry is [what is spoken, the host words], "
                                    f"not {row!r}")
             spoken, expect = row
-            cases.append(Case(str(kind), str(expect), espeak(str(spoken), voice), str(spoken)))
+            cases.append(Case(str(kind), str(expect), espeak(str(spoken), voice), str(spoken), str(spoken)))
     for rec in recordings:
         if not (isinstance(rec, dict) and {"file", "kind", "expect"} <= rec.keys()):
             raise MeasureError(f"{path}: recordings: each entry is {{file: …, kind: …, expect: …}}, not {rec!r}")
@@ -178,7 +187,9 @@ def load_cases(path: Path) -> tuple[dict[str, Any], list[Case]]:
             audio = read_wav(path.parent / str(rec["file"]))
         except AudioFileError as e:
             raise MeasureError(str(e)) from None
-        cases.append(Case(str(rec["kind"]), str(rec["expect"]), audio, str(rec["file"])))
+        form = rec.get("form")
+        cases.append(Case(str(rec["kind"]), str(rec["expect"]), audio, str(rec["file"]),
+                          None if form is None else str(form)))
     if not cases:
         raise MeasureError(f"{path} has no phrases and no recordings")
     if not isinstance(spec.get("players", 12), int) or not 1 <= spec.get("players", 12) <= 18:
@@ -270,3 +281,15 @@ def last_summary(folder: Path) -> str | None:
 
 def _snr(db: float | None) -> str:
     return "clean" if db is None else f"SNR {db:g} dB"
+
+
+def calibrate_cases(cases: list[Case], model: object, pack_name: str, players: int, judge_name: str | None = None
+                    ) -> Calibration:
+    """The calibration the cases make (clean, no bed): which of the pack's forms the recordings get through."""
+    from narrator.listen.calibrate import Sample, calibrate, model_hear
+    from narrator.listen.recognizer import knows
+
+    pack = load_pack(pack_name).named(judge_name)
+    samples = [Sample(c.expect, c.audio, prompt_for(c.kind, players),
+                      c.form if c.form in pack.say.get(c.expect, ()) else None, c.label) for c in cases]
+    return calibrate(samples, pack, lambda w: knows(model, w), model_hear(model), max_seat=players)

@@ -2,7 +2,8 @@
 
 Audio arrives from a source (the microphone, a WAV file, a test) through `feed(samples, t)`. Never
 hearing itself: the ear follows what the device is playing (`follow(playing)`: the Mixer's
-`voiced_until()`, every line and cue from any caller until its last sample has left the device); frames
+`voiced_until()`, every line and cue from any caller until its last sample has left the device, but the
+speech timer's "还剩十五秒。", which the ear listens through: mixer.LISTENED_THROUGH); frames
 captured before that plus `tail_s` (the room's echo) are discarded, and the endpointer and the recogniser
 are reset once it has passed, so nothing the judge said can start or finish an utterance. Audio heard
 before the first question is discarded too (there is no grammar to hear it with). Only utterances that
@@ -53,6 +54,8 @@ class VoiceEar(QueueEar):
         self._feed_lock = threading.Lock()
         self.on_end: Callable[[float], None] | None = None
         """Called with the end-of-speech time as soon as the VAD decides (for latency measurements)."""
+        self._kept: list[np.ndarray] | None = None
+        self._utt_audio: list[np.ndarray] = []
 
     def begin(self, context: Context) -> None:
         """Listen for this prompt. Asked again for the same prompt (a loop polling in short slices), the
@@ -76,6 +79,13 @@ class VoiceEar(QueueEar):
     def follow(self, playing: Playing | None) -> None:
         """Be deaf while `playing` plays the judge's voice, and for the echo tail after it."""
         self.playing = playing
+
+    def keep(self, into: list[np.ndarray] | None) -> None:
+        """Append each utterance's audio (16 kHz, the endpointer's pre-roll included) to `into` when it ends,
+        whatever it was read as — a calibration hears them again with other grammars
+        (narrator/listen/calibrate.py); None stops."""
+        with self._feed_lock:
+            self._kept, self._utt_audio = into, []
 
     def held(self, t: float) -> bool:
         """True when audio captured until `t` (the ear's clock) may hold the judge's voice or its echo."""
@@ -131,8 +141,11 @@ class VoiceEar(QueueEar):
             self.recognizer.reset()
             self._utt_start = t
             self._asked = False
+            self._utt_audio = []
         if audio is not None and self._utt_start is not None:
             self.recognizer.accept(audio)
+            if self._kept is not None:
+                self._utt_audio.append(audio)
         if kind == "end" and self._utt_start is not None:
             self._end(t)
 
@@ -143,6 +156,9 @@ class VoiceEar(QueueEar):
         start, self._utt_start = self._utt_start, None
         if start is None:
             return
+        if self._kept is not None and self._utt_audio:
+            self._kept.append(np.concatenate(self._utt_audio))
+            self._utt_audio = []
         heard = self.decode(start, t)
         if heard is not None and self.context is not None:
             self.post(heard)

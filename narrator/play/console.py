@@ -18,9 +18,9 @@ import select
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TextIO
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.markup import escape
 from rich.panel import Panel
@@ -30,12 +30,15 @@ from rich.text import Text
 from narrator.common.zh import to_script
 from narrator.judge.lines import Line
 from narrator.judge.script import Script
+from narrator.listen.base import Ear
 from narrator.listen.doubt import shown_words
+from narrator.listen.first import First
+from narrator.listen.keypad import KeypadEar
 from narrator.play.ears import Heard
 from narrator.play.loop import QuietView
 
 if TYPE_CHECKING:
-    from narrator.session.session import Session
+    from narrator.session.session import Session, Status
 
 WORDS_HANS = {
     "host": "主持人", "title": "主持人（只给主持人看）", "heard": "听到", "refused": "没接受", "asked": "问",
@@ -55,7 +58,7 @@ def console_words(lang: str) -> dict[str, str]:
     return {key: to_script(text, lang) for key, text in WORDS_HANS.items()}
 
 
-def line_printer(console: Console, lang: str = "zh-Hans") -> Any:
+def line_printer(console: Console, lang: str = "zh-Hans") -> Callable[[Line], None]:
     host = console_words(lang)["host"]
 
     def show(line: Line) -> None:
@@ -83,7 +86,7 @@ def escape_done(seq: str) -> bool:
 
 
 @contextlib.contextmanager
-def terminal_kept(stream: Any = None) -> Iterator[None]:
+def terminal_kept(stream: TextIO | None = None) -> Iterator[None]:
     """The terminal's mode (echo, line editing) as it was on entry, put back on the way out however the game
     ends — a second Ctrl-C, SIGTERM, an error — and whichever reader thread set cbreak mode: the shell gets
     its terminal back echoing, so the printed `narrator resume …` can be seen as it is typed."""
@@ -118,7 +121,8 @@ class TypedLine:
         self._escape = ""
         """A control sequence being typed (ESC and what followed it so far)."""
         self._closed = threading.Event()
-        self._old: Any = None
+        self._old: list[int | list[bytes | int]] | None = None
+        """The terminal's mode before cbreak (termios.tcgetattr), put back by `restore`."""
 
     def __iter__(self) -> Iterator[str]:
         import termios
@@ -193,7 +197,7 @@ class HostConsole(QuietView):
         self.script = Script(lang)
         self.heard_text = ""
         self.refusal = ""
-        self.status: Any = None
+        self.status: Status | None = None
         self.players = 0
         self.doing = ""
         self.asked = ""
@@ -213,11 +217,11 @@ class HostConsole(QuietView):
         self.typing = ""
         return TypedLine(sys.stdin.fileno(), self._typed)
 
-    def follow_keys(self, ear: Any) -> None:
+    def follow_keys(self, ear: Ear) -> None:
         """Show on the panel the keys pressed on `ear`'s keypad (any of its ears) before Enter, and the key
         map; nothing when it has no keypad."""
-        for one in getattr(ear, "ears", None) or [ear]:
-            if hasattr(one, "on_keys"):
+        for one in ear.ears if isinstance(ear, First) else [ear]:
+            if isinstance(one, KeypadEar):
                 self.keys = ""
                 one.on_keys = self._keyed
 
@@ -279,10 +283,10 @@ class HostConsole(QuietView):
             if self._live is not None:
                 self._live.update(self.render(), refresh=True)
 
-    def render(self) -> Any:
+    def render(self) -> RenderableType:
         s = self.status
         W = self.words
-        rows: list[Any] = []
+        rows: list[RenderableType] = []
         if s is not None:
             table = Table.grid(padding=(0, 1))
             for _ in range(self.players):

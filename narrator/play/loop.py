@@ -330,8 +330,9 @@ class Live:
         时间到; 过 ends it early, 暂停 / 继续 stop and restart the clock. True when the speech was answered
         here (过 or time up: the game moves on); other answers and controls (N号自爆, 撤销 …) end the timer
         and go to the dialogue. By voice a command begins with the judge's name (法官，过: the ear drops a
-        player's own words, a bare 过 included); the timer's own cue is never heard (the ear is deaf while
-        the device plays it); words heard but not understood leave the speech running."""
+        player's own words, a bare 过 included); the ear listens through the timer's own cue (it holds neither
+        the name nor a command: narrator/audio/mixer.py LISTENED_THROUGH), so a command said over it is heard;
+        words heard but not understood leave the speech running."""
         prompt = self.game.prompt
         conductor = self.mouth.conductor
         if prompt is None or prompt.kind not in WAKE_KINDS or conductor is None:

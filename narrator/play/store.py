@@ -23,11 +23,11 @@ import fcntl
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from narrator.common.paths import games_dir
 from narrator.common.zh import to_script
@@ -35,6 +35,20 @@ from narrator.session.journal import FileStore, JournalError, JournalWriteError,
 from narrator.session.session import Session
 
 META_FORMAT = 1
+
+
+class Meta(TypedDict, total=False):
+    """A game folder's meta.json: what the game was started with; `abandoned` when given up at serve's
+    recovery question."""
+
+    format: int
+    preset: str
+    lang: str
+    started: str
+    """When 开始 was heard (ISO 8601, seconds)."""
+    options: dict[str, object]
+    """The live options (`LiveOptions.saved`, narrator/cli/play_cmds.py) as plain values."""
+    abandoned: str
 
 
 class GameLocked(RuntimeError):
@@ -112,7 +126,25 @@ class SavedGame:
     def recap_stem(self) -> Path:
         return self.folder / "game"
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> Meta:
+        """meta.json as far as it is readable: each known key whose value has its type ({} for none)."""
+        raw = self._raw_meta()
+        meta = Meta()
+        if isinstance(fmt := raw.get("format"), int):
+            meta["format"] = fmt
+        if isinstance(preset := raw.get("preset"), str):
+            meta["preset"] = preset
+        if isinstance(lang := raw.get("lang"), str):
+            meta["lang"] = lang
+        if isinstance(started := raw.get("started"), str):
+            meta["started"] = started
+        if isinstance(options := raw.get("options"), dict):
+            meta["options"] = {str(k): v for k, v in options.items()}
+        if isinstance(abandoned := raw.get("abandoned"), str):
+            meta["abandoned"] = abandoned
+        return meta
+
+    def _raw_meta(self) -> dict[str, object]:
         try:
             data = json.loads(self.meta_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -126,7 +158,7 @@ class SavedGame:
 
     def abandon(self) -> None:
         """Mark the game abandoned (meta.json rewritten atomically; the journal is kept as it is)."""
-        meta = {**self.meta(), "abandoned": datetime.now().isoformat(timespec="seconds")}
+        meta = {**self._raw_meta(), "abandoned": datetime.now().isoformat(timespec="seconds")}
         write_atomically(self.meta_path, json.dumps(meta, ensure_ascii=False).encode("utf-8"))
 
     def load(self) -> Session:
@@ -148,17 +180,16 @@ class SavedGame:
             lock.release()
             raise
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, object]:
         """The live options the game was started with (meta.json), {} for an older game."""
-        options = self.meta().get("options")
-        return options if isinstance(options, dict) else {}
+        return self.meta().get("options", {})
 
     @property
     def resume_command(self) -> str:
         return f"narrator resume {self.id}"
 
 
-def save_game(session: Session, preset: str, options: dict[str, Any] | None = None,
+def save_game(session: Session, preset: str, options: Mapping[str, object] | None = None,
               root: Path | None = None) -> SavedGame:
     """Start saving `session` (no answer given yet): a new folder with meta.json and the journal, under
     the game's lock. Everything appears whole or not at all: meta and the journal's header are written
@@ -183,8 +214,8 @@ def save_game(session: Session, preset: str, options: dict[str, Any] | None = No
     try:
         lock = GameLock(folder)
         started = datetime.now().isoformat(timespec="seconds")
-        meta = {"format": META_FORMAT, "preset": preset, "lang": session.lang, "started": started,
-                "options": options or {}}
+        meta = Meta(format=META_FORMAT, preset=preset, lang=session.lang, started=started,
+                    options=dict(options or {}))
         write_atomically(game.meta_path, json.dumps(meta, ensure_ascii=False).encode("utf-8"))
         fresh = game.journal.with_name(game.journal.name + ".new")
         store = GameStore(fresh, lock)

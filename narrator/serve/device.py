@@ -26,7 +26,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from rich.console import Console
 
@@ -44,7 +44,7 @@ from narrator.play.lines import where_pieces
 from narrator.play.loop import Live, QuietView
 from narrator.play.mouth import Mouth
 from narrator.play.run import NewGame, Wiring, close_when_done, play_on
-from narrator.serve.lobby import Choice, Lobby, Step, every_prompt, recap_lines
+from narrator.serve.lobby import Choice, Lobby, LobbyState, Step, every_prompt, recap_lines
 from narrator.serve.notify import Watchdog, notify
 from narrator.serve.web import Web, WebError
 from narrator.serve.words import Board, RulePhrase
@@ -97,7 +97,7 @@ class Device:
     """The finished games' recap pages on the local network (None: not served)."""
     _mouth: Mouth | None = None
     _ear: Ear | None = None
-    _kept: dict[str, object] | None = None
+    _kept: LobbyState | None = None
     """The lobby state last written (written again only when it changed)."""
 
     def run(self) -> int:
@@ -228,6 +228,8 @@ class Device:
             return 0
         if action in ("louder", "softer", "slower", "faster"):
             self._setting(action)
+        elif action == "calibrate":
+            self._calibrate(lobby)
         elif action == "abandon" and offered is not None:
             offered.abandon()
             log.info("game %s abandoned", offered.id)
@@ -261,7 +263,8 @@ class Device:
         except OSError as exc:  # the lobby goes on; only a power cut would lose where it stood
             log.warning("cannot keep the lobby's state in %s: %s", self._state_path, exc)
 
-    def _kept_state(self) -> Any:  # Any: what json.loads read (Lobby.restore checks it)
+    def _kept_state(self) -> object:
+        """What json.loads read from lobby.json (None: nothing readable); Lobby.restore checks it."""
         try:
             return json.loads(self._state_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -297,8 +300,9 @@ class Device:
         live.speak(asked)
         self._listening_cue()
         waiting = lobby.step.kind == "idle"
-        # The lobby says every choice back itself and 撤销 takes it back: no read-back for a doubt there.
-        config = DialogueConfig(pack=self.wiring.pack, judge_name=self.wiring.judge_name, doubt_everywhere=False,
+        # What the recogniser doubts is read back here as in a game, and every spoken count (Choice.numbered):
+        # each choice says itself ("十二个人，对吗？"), and the right one said instead is read back in its turn.
+        config = DialogueConfig(pack=self.wiring.pack, judge_name=self.wiring.judge_name,
                                 ask_again_s=math.inf if waiting else self.ask_again_s,
                                 remind_s=self.ask_again_s, give_up_after=None if waiting else 1)
         dialogue = Dialogue(lobby, ear, live.say_line, live.clock or _clock(), config)
@@ -339,6 +343,28 @@ class Device:
             voice.pace, self.wiring.pace = f"{pace:g}", pace
         where = self.config.save()
         log.info("config: volume %s dB, pace %s (%s)", voice.volume, voice.pace, where)
+
+    def _calibrate(self, lobby: Lobby) -> None:
+        """校准: the calibration by voice (narrator/play/calibration.py) on the lobby's microphone — the ear is
+        closed for it and opened again with what it found (the config's game.drop_forms) — then the question
+        the lobby stood at, again."""
+        from narrator.listen.setup import EarOptions
+        from narrator.play import calibration
+
+        if "voice" not in self.wiring.inputs:  # keys and typed text: nothing to calibrate
+            self._speak(lobby, [calibration.spoken(lobby.script, "cannot")])
+            lobby.go(lobby.step)
+            return
+        self.ear.close()
+        opts = EarOptions(mic=None if self.wiring.mic == "default" else self.wiring.mic,
+                          model=self.wiring.model_folder(), pack=self.wiring.pack, judge_name=self.wiring.judge_name)
+        try:
+            calibration.run(opts, lambda line: self._speak(lobby, [line]), log.info, self.config,
+                            playing=self.mouth.playing, script=lobby.script)
+        finally:
+            self.wiring.drop_forms, self.wiring.opened = self.config.game.drop_forms, None
+            self._ear = self._open_ear()
+        lobby.go(lobby.step)
 
     # ---- games ----------------------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from narrator.common.zh import to_script
 from narrator.engine.answers import YesNo
@@ -29,6 +29,7 @@ from narrator.engine.prompts import Prompt
 from narrator.engine.refusals import Refusal
 from narrator.engine.rules import Setup, SetupError
 from narrator.hostwords import NotUnderstood
+from narrator.hostwords.rules_words import KEYWORDS as RULES_WORDS
 from narrator.judge.lines import Line
 from narrator.judge.rules_talk import phrase_key
 from narrator.judge.script import DEFAULT_JUDGE_NAME, Joined, Pieces, Script, Seat
@@ -41,6 +42,9 @@ PAGE = 4
 """Boards said at a time."""
 USUAL_PLAYERS = 12
 """The table whose board 规则 explains before a count is chosen."""
+RULES_WORD = RULES_WORDS[0]
+"""规则, offered by voice at every lobby question (a pack whose `extra: rules:` offers it at every game prompt
+too has it twice; one that does not, the Korean stand-in's, offers it here alone)."""
 EXAMPLES = ("witch_self_save.always", "sheriff.false", "sheriff_weight.1.5", "win.city")
 """The rules named when a rule is not understood (`house_rules` keys)."""
 
@@ -56,12 +60,39 @@ class Choice:
     """What the read-back says ("关机", "十二个人", "预女猎", "没有警长"): what the lobby understood, never empty."""
     confirm: bool = False
     """Read back and wait for 对 / 确认 before it is taken."""
+    numbered: bool = False
+    """A number the recogniser misreads with confidence, as it does a seat (a count: 十八个 heard as 八个):
+    read back when spoken, whatever the scores (narrator/listen/doubt.py `Policy`)."""
 
 
 def _refuse(code: str, **values: object) -> Refusal:
     """Why the lobby cannot take the words: `lobby.refused.<code>` of the script (said to the table: the lobby
     has no secrets), filled by `Lobby.refusal_line`."""
     return Refusal(code, MappingProxyType(values))
+
+
+class LobbyState(TypedDict):
+    """Where the lobby stands, as plain values: what `narrator serve` keeps on disk (lobby.json)."""
+
+    kind: str
+    players: int | None
+    board: str | None
+    """The board's preset."""
+    page: int
+    rules: list[str]
+    """The rule phrases' `house_rules` keys, in the order said."""
+
+
+def lobby_state(raw: object) -> LobbyState | None:
+    """A LobbyState from what json.loads read back, or None when it is none (a damaged or foreign file)."""
+    if not isinstance(raw, dict):
+        return None
+    kind, players, board, page, rules = (raw.get(k) for k in ("kind", "players", "board", "page", "rules"))
+    if (isinstance(kind, str) and (players is None or isinstance(players, int))
+            and (board is None or isinstance(board, str)) and isinstance(page, int)
+            and isinstance(rules, list) and all(isinstance(r, str) for r in rules)):
+        return LobbyState(kind=kind, players=players, board=board, page=page, rules=[str(r) for r in rules])
+    return None
 
 
 @dataclass(frozen=True)
@@ -169,23 +200,26 @@ class Lobby:
 
     # ---- kept across a power cut ----------------------------------------------------------------------
 
-    def state(self) -> dict[str, object]:
+    def state(self) -> LobbyState:
         """Where the lobby stands, as plain values (`narrator serve` keeps it on disk after every answer)."""
         step = self.step
-        return {"kind": step.kind, "players": step.players, "board": step.board.preset if step.board else None,
-                "page": step.page, "rules": [r.key for r in step.rules]}
+        return LobbyState(kind=step.kind, players=step.players, board=step.board.preset if step.board else None,
+                          page=step.page, rules=[r.key for r in step.rules])
 
-    def restore(self, state: Any) -> bool:  # Any: what json.loads read back
+    def restore(self, raw: object) -> bool:
         """Power-on after a cut: back at the question the lobby stood at (`state()`), said again with a word
         that it is taken up ("接着刚才的"); False (the ready line instead) for nothing worth taking up — the
         waiting question, a recovery question (the game is offered anew), or a state that is no longer
-        valid (a board or rule this version lacks)."""
+        valid (a board or rule this version lacks), or what `raw` (what json.loads read back) is not a state."""
+        state = lobby_state(raw)
+        if state is None:
+            return False
+        kind, players, page = state["kind"], state["players"], state["page"]
         try:
-            kind, players, page = str(state["kind"]), state["players"], int(state["page"])
             board = None if state["board"] is None else next(b for b in w.all_boards() if b.preset == state["board"])
             by_key = {p.key: p for p in w.rule_phrases().values()}
-            rules = tuple(by_key[str(k)] for k in state["rules"])
-        except (KeyError, TypeError, ValueError, StopIteration):
+            rules = tuple(by_key[k] for k in state["rules"])
+        except (KeyError, StopIteration):
             return False
         if kind not in ("players", "board", "ready", "rules", "after") or (players is not None and
                                                                             players not in w.counts()):
@@ -283,7 +317,8 @@ class Lobby:
             return Choice(slug, said=self._command_said(slug))
         n = w.read_count(text) if step.kind in ("players", "board") else None
         if n is not None and n in w.counts():  # at the board question too: 换板子 lets the count change
-            return Choice("count", n, said=Pieces(self.line("said.count", n=self.script.number(n)).pieces))
+            return Choice("count", n, said=Pieces(self.line("said.count", n=self.script.number(n)).pieces),
+                          numbered=True)
         if step.kind == "players":  # what it can take: the counts (it has no command to name)
             raise NotUnderstood(_refuse("no_count", low=w.PLAYER_RANGE[0], high=w.PLAYER_RANGE[1]))
         if step.kind == "board" and step.players is not None:
@@ -359,7 +394,7 @@ class Lobby:
         step = self.step
         if c.what in w.ANYTIME:
             self.action = c.what
-            if c.what != "shutdown":
+            if c.what not in ("shutdown", "calibrate"):  # 校准 says its own lines (narrator/play/calibration.py)
                 self._lines.append(self.line(f"setting.{c.what}"))
             return
         if c.what in w.ASK:
@@ -496,6 +531,7 @@ class Lobby:
         if kind == "idle":  # "法官，开始新游戏", as the ready line says it
             words.insert(1, w.clean(self.judge_name) + w.COMMANDS["new_game"][0])
         words += [word for table in (w.ANYTIME, w.ASK) for s in table for word in table[s]]
+        words.append(RULES_WORD)  # 规则: the rules explained at every question (`explain`), in every pack
         keys: dict[str, str] = {}
         if kind == "players":
             for n in w.counts():

@@ -39,8 +39,10 @@ ANYTIME: dict[str, tuple[str, ...]] = {
     "slower": ("慢一点", "慢点", "说慢点", "说慢一点", "慢一些", "太快了"),
     "faster": ("快一点", "快点", "说快点", "说快一点", "快一些", "太慢了"),
     "shutdown": ("关机",),
+    "calibrate": ("校准", "校准声音", "调一下声音"),
 }
-"""Heard at every lobby question: settings the device changes, and 关机."""
+"""Heard at every lobby question: settings the device changes, 关机, and 校准 (the calibration by voice:
+narrator/play/calibration.py)."""
 
 ASK: dict[str, tuple[str, ...]] = {
     "help": ("你能做什么", "能做什么", "可以说什么", "怎么用", "帮助"),

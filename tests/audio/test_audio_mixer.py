@@ -242,3 +242,23 @@ def test_what_is_playing_is_every_line_and_cue_until_its_last_sample_left_the_de
     mixer.unstamp("all")
     mixer.unstamp("host")
     assert mixer.voiced_until(now=104.0) == -math.inf
+
+
+def test_the_ear_listens_through_the_speech_timers_cue() -> None:
+    """"还剩十五秒。" (LISTENED_THROUGH) is left out of what the ear is deaf to — it is said only in a speech, where a
+    command needs the judge's name — while the call before it still counts until its last sample is out."""
+    from narrator.audio.mixer import LISTENED_THROUGH
+    from narrator.judge.script import Script
+
+    script = Script("zh-Hans")
+    warning = script.line("timer", "speech.warning")
+    assert warning.key in LISTENED_THROUGH and script.line("timer", "speech.timeout").key not in LISTENED_THROUGH
+    mixer = Mixer(builtin_sounds())
+    mixer.stamp("all", 0, 100.0, now=100.0)
+    mixer.enqueue_line(script.line("events", "please_wait"), voiced_burst(0.5), 0.0)  # another line: deaf
+    mixer.enqueue_line(warning, voiced_burst(1.0), 0.0)
+    assert mixer.voiced_until(now=100.0) == math.inf
+    mixer.pull(SR // 2)  # the first line has been played; the cue is playing
+    assert mixer.voiced_until(now=100.0) == pytest.approx(100.5)
+    mixer.pull(SR)
+    assert mixer.voiced_until(now=100.0) == pytest.approx(100.5)  # the cue never counted

@@ -86,3 +86,13 @@ def test_the_forms_in_a_reading_are_found_longest_first() -> None:
     pack = pack_with(十一号=("열 하나",), 十号=("열",), 一号=("하나",))
     table = form_tokens(pack, knows)
     assert find_forms("열 하나 [unk] 열", table) == (("十一号", "열 하나"), ("十号", "열"))
+
+
+def test_a_form_his_voice_gets_through_is_never_dropped_though_another_word_is_read_as_it() -> None:
+    # Through the room his 七号 (일곱, not a form of the pack) was read as 四号's 넷 — and his own 넷 as 넷. Without
+    # 넷 his 四号 would still be read right (as 네번째): no worse by the count, but 넷 is how he says it.
+    pack = pack_with(四号=("넷", "네번째"))
+    hear, sample = recogniser({"일곱": ["넷"], "넷": ["넷", "네번째"]})
+    result = calibrate([sample("四号", "넷"), sample("七号", "일곱")], pack, knows, hear)
+    assert result.dropped == [] and result.kept["四号"] == ("넷", "네번째")
+    assert result.unheard() == ["七号"]

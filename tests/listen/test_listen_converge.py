@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from narrator.engine.answers import Seats
+from narrator.engine.answers import Seats, VoteResult
 from narrator.engine.game import Accepted
 from narrator.listen.base import Heard
 from narrator.listen.converge import Correction, corrected, merged, read_correction
@@ -149,3 +149,51 @@ def test_undo_with_a_choice_open_drops_the_choice_not_the_last_answer() -> None:
     d, _, said = dialogue(session, [voice(("一号", 100.0), ("七号", 99.0)), "撤销", "七号"])
     assert isinstance(d.answer(), Accepted) and len(session.answers) == n + 1
     assert said.host() == ["是一号还是七号？", "好，请重新回答。"]
+
+
+def test_a_vote_misread_twice_is_offered_one_seat_at_a_time_and_taken_on_yes() -> None:
+    """The day's vote ("九号出局" read as "确认 不对 没有", then as "确认 九号 没有 四号"): after two misses the
+    judge offers who is out, the seats heard first, and 对 takes that result — a vote converges like a seat."""
+    session, deal = table()
+    auto_until(session, deal, "vote.exile", {"wolves.kill": "二号", "witch.save": "不救", "witch.poison": "没有",
+                                            "seer.check": "一号", "host.pass": "过", "sheriff.run": "没有"})
+    prompt = session.prompt
+    assert prompt is not None and 9 in prompt.seats
+    script: list[Step] = [voice(("确认 不对 没有", 100.0)), voice(("确认 九号 没有 四号 没有", 100.0)),
+                          voice(("确认", 100.0))]
+    d, _, said = dialogue(session, script)
+    result = d.answer()
+    assert isinstance(result, Accepted)
+    assert session.answers[-1] == ("vote.exile", VoteResult(out=9))
+    assert said.public()[-1] == "是九号吗？说对或不对，也可以在键盘上按9和回车。"  # by day, at the table
+
+
+def test_what_is_not_understood_during_an_offer_gets_the_offer_again() -> None:
+    """While "是七号吗？" waits for 对 / 不对, a reading that means nothing ("四号 确认 不对 没有": his 不对 with
+    the room's noise) is asked the offer again — not the question's own refusal, which asks for a whole answer
+    the ear is not listening for."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    offer = "是四号吗？说对或不对，也可以在键盘上按4和回车。"  # the seat heard first
+    script: list[Step] = [voice(("四号 是", 100.0)), voice(("是 是", 100.0)), voice(("四号 确认 不对 没有", 100.0)),
+                          voice(("不对", 100.0)), voice(("确认", 100.0))]
+    d, _, said = dialogue(session, script)
+    assert isinstance(d.answer(), Accepted), said.host()
+    host = said.host()
+    assert host[host.index(offer):] == [offer, offer, "是一号吗？说对或不对，也可以在键盘上按1和回车。"]
+    assert session.answers[-1] == ("wolves.kill", Seats((1,)))
+
+
+def test_offers_skip_the_seats_the_game_would_refuse() -> None:
+    """At the idiot's identification the seats already known (the wolves 1, 4, 8, 11, the seer 3, the witch 5,
+    the hunter 7) are never offered: 对 to one could only be refused."""
+    session, deal = table()
+    auto_until(session, deal, "idiot.identify", {"wolves.kill": "二号", "witch.save": "不救", "witch.poison": "没有",
+                                                 "seer.check": "一号"})
+    script: list[Step] = [voice(("是", 100.0)), voice(("是 是", 100.0)), voice(("不对", 100.0)),
+                          voice(("不对", 100.0)), voice(("不对", 100.0)), voice(("确认", 100.0))]
+    d, _, said = dialogue(session, script)
+    assert isinstance(d.answer(), Accepted), said.host()
+    offered = [x for x in said.host() if x.startswith("是")]
+    assert [x[:x.index("吗")] for x in offered] == ["是二号", "是六号", "是九号", "是十号"]
+    assert session.answers[-1] == ("idiot.identify", Seats((10,)))

@@ -212,6 +212,20 @@ def test_recap_and_games_commands(home: Path) -> None:
     assert code == 2 and "没有叫 nope 的游戏" in out
 
 
+def test_a_damaged_meta_file_is_read_as_far_as_it_goes(home: Path) -> None:
+    """meta.json edited by hand: each value of the wrong type is left out (the game is listed and its recap
+    written without it), never a traceback."""
+    words, _ = demo_words()
+    invoke("play", *TEXT, "--seed", "2026", input="\n".join(words) + "\n")
+    [saved] = all_games()
+    saved.meta_path.write_text(json.dumps({"started": 5, "preset": ["预女猎白"], "options": "x", "lang": None}))
+    assert saved.meta() == {} and saved.options() == {}
+    code, out = invoke("games")
+    assert code == 0 and saved.id in out, out
+    code, out = invoke("recap", saved.id, "-o", str(home / "copy.md"))
+    assert code == 0 and "票型" in (home / "copy.md").read_text(encoding="utf-8"), out
+
+
 def test_resume_refuses_broken_journals_with_the_reason(home: Path) -> None:
     code, out = invoke("resume")
     assert code == 2 and "没有可以继续的游戏" in out

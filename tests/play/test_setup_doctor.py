@@ -176,3 +176,29 @@ def test_the_keypad_is_chosen_by_setup_checked_by_doctor_and_listed_by_devices(h
     assert code == 0 and "⚠ keypad: no numeric keypad is plugged in" in out  # auto waits for one: no failure
     code, out = invoke("setup", *QUIET, "--no-test", "--table", "none", "--input", "keypad", "--keypad", "gamepad")
     assert code == 1 and "✗ no keypad 'gamepad'" in out
+
+
+def test_setup_calibrates_the_host_voice_on_the_microphone_the_game_uses(home: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`setup --calibrate` runs the calibration by voice (narrator/play/calibration.py; its rules are tested in
+    tests/listen/test_calibrate_by_voice.py, through the room in tests/room/test_room_calibrate.py) on the
+    config's microphone, the judge's lines printed, and keeps what it wrote; --no-calibrate skips it."""
+    from narrator.listen.setup import EarOptions
+    from narrator.play import calibration
+
+    runs: list[EarOptions] = []
+
+    def run(opts: EarOptions, say: object, echo: object, config: object) -> object:
+        runs.append(opts)
+        config.game.drop_forms = "一号:일호"  # type: ignore[attr-defined]
+        return object()
+
+    monkeypatch.setattr(calibration, "run", run)
+    monkeypatch.setattr("narrator.play.devices.check_device", lambda value, key, needs_input=False: value)
+    code, out = invoke("setup", *QUIET, "--no-test", "--table", "none", "--input", "voice,keypad",
+                       "--mic", "pulse:desk", "--calibrate", "--keypad", "terminal")
+    assert code == 0, out
+    assert [o.mic for o in runs] == ["pulse:desk"]
+    assert config(home)["game"]["drop_forms"] == "一号:일호"  # type: ignore[index]
+    code, out = invoke("setup", *QUIET, "--no-test", "--table", "none", "--no-calibrate")
+    assert code == 0 and len(runs) == 1, out

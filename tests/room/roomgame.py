@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from roomkit import Ears, Room, espeak, play
@@ -37,6 +38,9 @@ from narrator.session.session import Session
 from narrator.sim.scenario import Output, Run, Scenario
 
 SPEECH_KINDS = ("speech.end", "last_words.end")
+REPLY_S = 8.0
+"""s after the host's utterance ended within which what the ear reports, and the judge's reply, answer it
+(the ear decides within 1.5 s of his last word even on a busy machine: printed.log)."""
 SPEECH_SECONDS = 16
 """s. Just over the 15 s cue, so every speech hears "还剩十五秒" before 时间到."""
 GAME = {
@@ -117,10 +121,46 @@ class GameRun:
     """The judge's read-backs ("…，对吗？") the host answered."""
     resumed: int = 0
     """Printed lines up to which a 暂停 the ear heard was answered with 继续."""
+    started: float = field(default_factory=time.monotonic)
+    """When the run began (monotonic): printed.log's times count from here."""
+    ears: list[Ears] = field(default_factory=list)
+    """The host's ears on the table and the earpiece (while `live` runs)."""
+    spoke_at: int = 0
+    """Printed lines when the host last began to speak."""
     stop_when_done: bool = False
     """Stop `narrator` once the host is done (a part of a game)."""
     cut_power_when_done: bool = False
     """SIGKILL `narrator` once the host is done (the power is cut)."""
+
+    def unprompted(self, lines: list[tuple[float, str]], within_s: float = REPLY_S) -> list[str]:
+        """Those of `lines` that no utterance of the host's had just ended before (within `within_s`): the ear
+        took something he did not say (the judge's own words, a player's), or the judge spoke unasked."""
+        return [line for t, line in lines if not any(-4 <= t - end <= within_s for end, _ in self.host_ends)]
+
+    def heard_unprompted(self) -> list[str]:
+        """The ear's reports (👂) that follow no utterance of the host: the judge's or a player's words taken."""
+        return self.unprompted([(t, x) for t, x in self.printed if x.lstrip().startswith("👂")])
+
+    def extra_table_lines(self) -> list[str]:
+        """Lines the judge said to the table that the typed game has not (the deal line, read-backs and the
+        timer's cues aside) and that answer no utterance of the host's (a refusal at a day's open prompt is
+        said to the table, after his words)."""
+        expected = {line.text for line in self.simulated.lines if line.to == "all"}
+        extra = [(t, x) for t, x in self.printed[1:] if x.startswith("🔊") and x.removeprefix("🔊 ") not in expected
+                 and "十五秒" not in x and "时间到" not in x and READ_BACK not in x]
+        return self.unprompted(extra)
+
+    def speech_lengths(self) -> list[tuple[str, float]]:
+        """Each speech the judge called ("请七号发言。") and the s until his next table line: the timer's end
+        (SPEECH_SECONDS after the call was said) or an early one — a player's 过, or the cue, taken for the
+        host's command. The timer's own lines (还剩十五秒, 时间到) are played, not printed."""
+        table = [(t, x) for t, x in self.printed if x.startswith("🔊")]
+        out = []
+        for t, x in table:
+            if calls(x):
+                later = [u for u, _ in table if u > t]
+                out.append((x, (later[0] if later else float("inf")) - t))
+        return out
 
     def said(self, text: str) -> int:
         return sum(1 for _, line in self.printed if text in line)
@@ -151,6 +191,7 @@ def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
     """The whole game's host (see the module docstring)."""
     while not run.printed and not done.is_set():  # the judge starts with the cards to deal
         time.sleep(0.1)
+    judge_started(run, run.printed[0][0], timeout_s=30)  # printed before it is played: he hears it first
     steps = [("start", "开始"), *zip(run.scripted.kinds, run.scripted.utterances, strict=True)]
     play_steps(run, ears, done, steps, game_progress(run))
 
@@ -182,8 +223,9 @@ def play_steps(run: GameRun, ears: Listening, done: threading.Event, steps: list
     pack = load_pack("ko")
     for i, (kind, words) in enumerate(steps):
         tries = 0
+        asked_for(run, kind, partial(step_done, progress, i, done))
         while progress() <= i and not done.is_set():
-            ears.wait_quiet(QUIET_S, timeout_s=300)
+            wait_judge(run, ears, timeout_s=300)
             if progress() > i or done.is_set():
                 break
             if any(line.strip() == "👂 暂停" for _, line in run.printed[run.resumed:]):
@@ -207,6 +249,10 @@ def play_steps(run: GameRun, ears: Listening, done: threading.Event, steps: list
             run.tries.append((kind, tries))
 
 
+def step_done(progress: Callable[[], int], i: int, done: threading.Event) -> bool:
+    return progress() > i or done.is_set()
+
+
 HEARD_S = 15.0
 """s the host waits for the judge to take his words (or read them back) before he says them again. 8 s was too
 short on a busy machine: the device, starved, read "关机" back after the host had said it again, and asked
@@ -215,30 +261,60 @@ once more (right, but not the session the test expects)."""
 
 def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, taken: Callable[[], bool],
            quiet_s: float = QUIET_S, attempt: int = 0) -> None:
-    """Say `words` once (the judge has finished; the `attempt`-th try, HOST_VOICES) and wait up to
-    `HEARD_S` for `taken()`, answering what the judge asks on the way (`reply_to`: a read-back gets 确认 if it
-    is what was said, else 不对 — and the caller says it again; "还差一个" the seats missing; "是一号还是七号？"
-    the one he said; "是七号吗？" 确认 or 不对)."""
+    """Say `words` once (the judge has finished; the `attempt`-th try, HOST_VOICES), then listen to the judge
+    as a person does, until `taken()`: what the judge asks about his answer he answers (`reply_to`: a
+    read-back gets 确认 if it is what was said, else the right seat, or 不对; "还差一个" the seats missing;
+    "是一号还是七号？" the one he said; "是七号吗？" 确认 or 不对) and listens on; anything else the judge
+    says to him (a refusal, "好，请重新回答", the question asked again) or `HEARD_S` of nothing: he returns,
+    and the caller says the answer again."""
     seen = len(run.printed)  # before he speaks: the judge may read back before the clip's tail has played
     say(run, kind, words, pack, attempt)
     deadline = time.monotonic() + HEARD_S
+    reply: str | None = None
+    replied, again = 0.0, 0
     while not taken() and time.monotonic() < deadline:
-        asked = [(t, line) for t, line in run.printed[seen:] if asks_host(line)]
-        if asked:
-            seen = len(run.printed)
-            if "🎧" not in asked[-1][1]:
-                judge_started(run, asked[-1][0])  # printed before it is played: the host waits for it
-            ears.wait_quiet(quiet_s, timeout_s=60)
-            reply = reply_to(asked[-1][1], words)
-            if READ_BACK in asked[-1][1]:
-                run.read_backs += 1
-            if reply is None:
-                return
+        new = [(t, line) for t, line in run.printed[seen:] if judge_line(line)]
+        if not new and reply is not None and again < REPLY_AGAIN and time.monotonic() > replied + REPLY_WAIT_S:
+            again += 1  # nothing came of his 对: he says it again, as a person would
+            wait_judge(run, ears, quiet_s, timeout_s=60)
+            if taken() or any(judge_line(x) for _, x in run.printed[seen:]):
+                continue
             say(run, "repair", reply, pack, attempt)
-            if reply == "不对":
-                return
-            deadline = time.monotonic() + HEARD_S
-        time.sleep(0.1)
+            replied = time.monotonic()
+            continue
+        if not new:
+            time.sleep(0.1)
+            continue
+        t, line = new[-1]
+        if "🎧" not in line:
+            judge_started(run, t)  # printed before it is played: the host waits for it
+        wait_judge(run, ears, quiet_s, timeout_s=60)
+        if taken():
+            return
+        # what the judge said last, once he has finished (a refusal may be followed by "是五号吗？")
+        t, line = [(t, x) for t, x in run.printed[seen:] if judge_line(x)][-1]
+        seen = len(run.printed)
+        if not asks_host(line):
+            return  # a refusal, "请重新回答", the question again: he says it again
+        reply = reply_to(line, words)
+        if READ_BACK in line or AGAIN.search(line):
+            run.read_backs += 1
+        if reply is None:
+            return
+        say(run, "repair", reply, pack, attempt)
+        replied, again = time.monotonic(), 0
+        deadline = time.monotonic() + HEARD_S
+
+
+REPLY_WAIT_S = 6.0
+"""s without a word from the judge after the host's reply (对, 不对, a seat) before he says it again."""
+REPLY_AGAIN = 1
+"""Times he says a reply again before he starts over with the answer."""
+
+
+def judge_line(line: str) -> bool:
+    """A line the judge says (to the table or to the host), not the ear's own report of what it heard."""
+    return line.lstrip().startswith(("🔊", "🎧"))
 
 
 MISSING = "还差"
@@ -246,17 +322,28 @@ CHOICE = re.compile(r"是(?P<a>[一二三四五六七八九十]+号)还是(?P<b>
 OFFER = re.compile(r"是(?P<seat>[一二三四五六七八九十]+号)吗")
 
 
+AGAIN = re.compile(r"还是听成(?P<answer>.+?)。")
+"""The read-back said again when the host answered it with what it said ("还是听成七号。是七号请说对…")."""
+
+
 def asks_host(line: str) -> bool:
     """A judge's line that waits for the host's word about his answer."""
-    return READ_BACK in line or MISSING in line or bool(CHOICE.search(line) or OFFER.search(line))
+    return (READ_BACK in line or MISSING in line
+            or bool(CHOICE.search(line) or OFFER.search(line) or AGAIN.search(line)))
 
 
 def reply_to(line: str, words: str) -> str | None:
     """What the host says to the judge's question `line` about his answer `words`; None: nothing fits
-    (he says the answer again)."""
+    (he says the answer again). A wrong read-back of one seat he answers with the right seat (the judge
+    takes it as 不对 and reads that back), a wrong one of more with 不对."""
     said = _SEAT.findall(words)
+    if (m := AGAIN.search(line)) is not None:
+        line = f"{m['answer']}，{READ_BACK}"
     if READ_BACK in line:
-        return "确认" if read_back_right(line, words) else "不对"
+        if read_back_right(line, words):
+            return "确认"
+        one = _SEAT.fullmatch(words.replace("出局", "").replace("法官", "").strip()) is not None
+        return words if one else "不对"  # "九号出局" at a vote: a bare seat is no vote's answer
     if (m := CHOICE.search(line)) is not None:
         right = [s for s in (m["a"], m["b"]) if s in said]
         return right[0] if len(right) == 1 else None
@@ -281,11 +368,64 @@ def read_back_right(line: str, words: str) -> bool:
     return sorted(_SEAT.findall(said)) == sorted(_SEAT.findall(line)) and all(w in line for w in others)
 
 
+HOST_LINE_S_PER_CHAR = 0.16
+"""s. How long the judge takes over one character of a line to the host (the console prints each at its start,
+the next once it has been said: 3.9 s for the 26 characters of a 手势约定 line, 1.5 s for 没听懂，请说座位号。)."""
+
+
+def wait_judge(run: GameRun, ears: Listening, quiet_s: float = QUIET_S, timeout_s: float = 60) -> None:
+    """Until the judge has finished: the table and the earpiece quiet for `quiet_s`, and the last line to the
+    host on the console said out (its length) `quiet_s` ago — a person lets the judge finish before he
+    answers, and the judge's next line may follow a refusal at once ("是五号吗？…")."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        table = [t for t, line in run.printed if line.startswith("🔊")]
+        if table and time.monotonic() - table[-1] < 10:  # a table line printed, not yet played (synthesised
+            judge_started(run, table[-1], timeout_s=10 - (time.monotonic() - table[-1]))  # first): not finished
+        ears.wait_quiet(quiet_s, timeout_s=max(1.0, deadline - time.monotonic()))
+        hosts = [(t, line) for t, line in run.printed if line.lstrip().startswith("🎧")]
+        if not hosts:
+            return
+        t, line = hosts[-1]
+        until = t + len(line.split("：", 1)[-1]) * HOST_LINE_S_PER_CHAR + quiet_s
+        if time.monotonic() >= until or time.monotonic() > deadline:
+            return
+        time.sleep(until - time.monotonic())
+
+
+def question_text(kind: str) -> str | None:
+    """The fixed start of the judge's question for a step ("狼人刀了谁", "今晚被刀的是"); None: none known."""
+    if kind in SPEECH_KINDS:
+        return None
+    entry = Script("zh-Hans").data["prompts"].get("identify" if kind.endswith(".identify") else kind)
+    text = entry.get("text") if isinstance(entry, dict) else entry
+    if not isinstance(text, str):
+        return None
+    return text.split("{", 1)[0].split("，", 1)[0].rstrip("。？") or None
+
+
+def asked_for(run: GameRun, kind: str, done: Callable[[], bool], timeout_s: float = 60) -> None:
+    """A person answers a question once it is asked: wait until the judge's question for this step (its fixed
+    words) is printed after the host last spoke (or `timeout_s`, or the step is done)."""
+    question = question_text(kind)
+    if question is None:
+        return
+    deadline = time.monotonic() + timeout_s
+    while not done() and time.monotonic() < deadline:
+        if any(question in line for _, line in run.printed[run.spoke_at:] if judge_line(line)):
+            return
+        time.sleep(0.1)
+
+
 def judge_started(run: GameRun, printed: float, timeout_s: float = 10) -> None:
     """Wait until the judge's voice starts on the table after a line was printed at `printed` (monotonic):
     a line is printed before it is synthesised and played, and the table is quiet meanwhile."""
     deadline = time.monotonic() + timeout_s
-    while not any(t > printed for t in run.judge_onsets) and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        # the onsets are on the recordings' sample clocks, which fall behind on a starved machine: the ears'
+        # last voice is on the monotonic clock
+        if any(t > printed for t in run.judge_onsets) or any(e.last_voice > printed for e in run.ears):
+            return
         time.sleep(0.05)
 
 
@@ -293,11 +433,14 @@ def say(run: GameRun, kind: str, words: str, pack: Pack, attempt: int = 0) -> No
     spoken = korean(words, pack, attempt)
     speed, gap = HOST_VOICES[attempt % len(HOST_VOICES)]
     run.host_log.append(f"host [{kind}]: {words} = {spoken} (-s {speed} -g {gap})")
-    with (run.data.parent / "printed.log").open("a", encoding="utf-8") as seen:
-        seen.write(f"### {run.host_log[-1]}\n")
     wav = espeak(spoken, "ko", speed, gap)
+    begun = time.monotonic()
+    run.spoke_at = len(run.printed)  # the judge's next question may be printed before his last word's echo
     play(wav).wait(timeout=30)
     run.host_ends.append((time.monotonic(), kind))
+    with (run.data.parent / "printed.log").open("a", encoding="utf-8") as seen:
+        ended = run.host_ends[-1][0] - run.started
+        seen.write(f"{begun - run.started:7.1f} ### {run.host_log[-1]} (ended {ended:.1f})\n")
     run.host_wavs.append(wav)
 
 
@@ -313,7 +456,7 @@ def _peak_rss(pid: int, out: list[float], done: threading.Event) -> None:
         time.sleep(0.5)
 
 
-def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: float = 900) -> GameRun:
+def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: float = 1800) -> GameRun:
     """The whole game by voice, `narrator play` from the cards to the recap."""
     scenario = Scenario.from_dict({**GAME, "seed": seed}, name=f"room-{seed}")
     run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), tmp / "data")
@@ -322,11 +465,49 @@ def play_game(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: fl
     return live(run, room, tmp, command, pace, _host, timeout_s, earpiece=False)
 
 
+FIRST_DAY = {
+    "title": "八人：狼人刀五号，白天放逐一号（一夜一天由语音）",
+    "preset": "8人标准局",
+    "rules": {"sheriff": False, "speech_seconds": SPEECH_SECONDS},
+    "seats": ["狼人", "村民", "预言家", "狼人", "村民", "村民", "村民", "村民"],
+    "answers": [["wolves.kill", "五号"], ["seer.check", "一号"], ["vote.exile", "一号出局"],
+                ["wolves.kill", "三号"], ["seer.check", "四号"]],
+}
+"""The shortest game with a night and a day: eight players, two wolves, the seer. Night 1 and day 1 are
+played by voice (the second night only makes the scenario a whole game)."""
+
+
+def first_day_steps(scripted: Scripted) -> list[tuple[str, str]]:
+    """开始 and the host's steps up to the end of day 1 (the last words after the vote)."""
+    kinds = list(scripted.kinds)
+    vote = kinds.index("vote.exile")
+    end = next(i for i in range(vote + 1, len(kinds)) if kinds[i] == "last_words.end") + 1
+    return [("start", "开始"), *zip(kinds[:end], scripted.utterances[:end], strict=True)]
+
+
+def play_first_day(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: float = 600) -> GameRun:
+    """FIRST_DAY's night 1 and day 1 by voice (the host ends each speech with 法官，过), under the default
+    read-back policy; `narrator` is stopped once the host is done."""
+    scenario = Scenario.from_dict({**FIRST_DAY, "seed": seed}, name=f"room-first-day-{seed}")
+    run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), tmp / "data", stop_when_done=True)
+
+    def host(run: GameRun, ears: Listening, done: threading.Event) -> None:
+        while not run.printed and not done.is_set():
+            time.sleep(0.1)
+        judge_started(run, run.printed[0][0], timeout_s=30)
+        play_steps(run, ears, done, first_day_steps(run.scripted), game_progress(run), passes=True)
+
+    command = ["play", "--preset", str(FIRST_DAY["preset"]), "--seed", str(seed), "--rule", "sheriff=false",
+               "--rule", f"speech_seconds={SPEECH_SECONDS}"]
+    return live(run, room, tmp, command, pace, host, timeout_s, earpiece=False, read_back="irreversible")
+
+
 Host = Callable[[GameRun, "Listening", threading.Event], None]
 
 
 def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, host: Host,
-         timeout_s: float, launcher: list[str] | None = None, earpiece: bool = True) -> GameRun:
+         timeout_s: float, launcher: list[str] | None = None, earpiece: bool = True,
+         read_back: str = "always") -> GameRun:
     """Run `narrator COMMAND` by voice in the room while `host` talks; fills `run` and returns it.
     `launcher`: what runs narrator (default `python -m narrator.cli.main`; scripts/trace_narrator.py …).
     `earpiece=False`: the host's lines go to the console (printed) instead of the earpiece — an earpiece's
@@ -337,10 +518,11 @@ def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, h
             "--input", "voice", "--model", "ko", "--grammar", "ko", "--mic", f"pulse:{room.mic}",
             "--table-device", f"pulse:{room.table}", *(["--host-device", "pulse:earpiece"] if earpiece else []),
             "--backend", "espeak",
-            "--rate=+60%", "--pace", str(pace), "--read-back", "always", "--cache-dir", str(tmp / "cache")]
+            "--rate=+60%", "--pace", str(pace), "--read-back", read_back, "--cache-dir", str(tmp / "cache")]
     done = threading.Event()
     ears = Listening([Ears(source, onsets=run.judge_onsets) for source in ("table.monitor", "earpiece.monitor")])
-    started = time.monotonic()
+    run.ears = ears.parts
+    started = run.started = time.monotonic()
     # A file: a long log never blocks `narrator`. Appended to: a second run in the same folder (a serve
     # started again after a power cut) keeps the first run's log on disk; `run.stderr` is this run's part.
     log = (tmp / "stderr.log").open("a+", encoding="utf-8")
@@ -353,7 +535,7 @@ def live(run: GameRun, room: Room, tmp: Path, command: list[str], pace: float, h
         with (tmp / "printed.log").open("a", encoding="utf-8") as seen:  # to follow a run as it goes
             for raw in stdout:
                 run.printed.append((time.monotonic(), raw.rstrip("\n")))
-                seen.write(raw)
+                seen.write(f"{run.printed[-1][0] - started:7.1f} {raw}")
                 seen.flush()
 
     def talk() -> None:
