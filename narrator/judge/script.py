@@ -179,7 +179,9 @@ class Script:
             return Joined(joiner, [self._refusal_value(key, v) for v in value])
         raise TypeError(f"a refusal value cannot be said: {key}={value!r}")
 
-    def step_line(self, step: str, part: str) -> Line:
+    def step_line(self, step: str, part: str, **values: object) -> Line:
+        if values:
+            return self.render(self._entry(("steps", step, part)), f"steps.{step}.{part}", **values)
         return self._fixed_line(("steps", step, part))
 
     def render(self, entry: Entry, key: str, **values: Any) -> Line:

@@ -148,6 +148,8 @@ class Dialogue(Repairs[A], Generic[A]):
         self.wake: Callable[[], float | None] | None = None
         """Called while the host is waited for: does what is due at the table now (the Conductor's "请稍等",
         narrator/audio/conductor.py) and returns s until it must be called again (None: never)."""
+        self.moved: Callable[[], None] | None = None
+        """Called when the question asked changed without an answer taken (撤销): the host's panel follows."""
 
     # ---- saying ---------------------------------------------------------------------------------------
 
@@ -421,7 +423,11 @@ class Dialogue(Repairs[A], Generic[A]):
             self.own("nothing_to_undo", prompt)
             return Pending(None)
         again = self.session.prompt
-        self.own("undone", again)
+        if self.moved is not None:
+            self.moved()
+        # a game's correction is the host's alone (the table heard the answer, not that it was taken back);
+        # the lobby of `narrator serve` keeps nothing from the people setting up the game
+        self.say(self.script.line("listening", "undone"), again, quiet=isinstance(self.session, Session))
         lines = self.session.take_lines()
         for line in lines:
             self.say(line, again, remember=False)

@@ -269,6 +269,10 @@ class Loaded:
     nothing yet (no mark: not even the opening). None for a format 1 journal (it has no marks)."""
     sum: str = ""
     """The last line's checksum: the next line chains on it ("" in format 1)."""
+    told: list[tuple[list[tuple[str, Answer]], int]] = field(default_factory=list)
+    """For each undo that took back an answer the table had heard past (below a said mark): the answers that
+    stood at that mark and the mark's n. The table heard that game's lines up to the question for answer n;
+    a resume says none of them again where the game still says the same (`Session.resume`)."""
 
 
 class Chain:
@@ -349,6 +353,7 @@ def load(store: JournalStore) -> Loaded:
     answers: list[tuple[str, Answer]] = []
     lines: list[int] = []
     heard: tuple[int, bool] | None = (-1, False) if fmt >= 2 else None
+    told: list[tuple[list[tuple[str, Answer]], int]] = []
     for i, text in enumerate(raw[1:], start=2):
         record = _json(name, i, text)
         last = _chained(name, i, record, last, fmt)
@@ -357,6 +362,8 @@ def load(store: JournalStore) -> Loaded:
             n = record["undo"]
             if not answers or n != len(answers) - 1:
                 raise JournalError(name, i, f"undo {n!r} does not take back the last answer ({len(answers) - 1})")
+            if heard is not None and heard[1] and heard[0] >= n:
+                told.append((list(answers), heard[0]))
             answers.pop()
             lines.pop()
             if heard is not None and heard[0] >= n:  # the taken-back answer's question is asked again
@@ -380,7 +387,7 @@ def load(store: JournalStore) -> Loaded:
             raise JournalError(name, i, str(exc)) from None
         answers.append((record["kind"], answer))
         lines.append(i)
-    return Loaded(header, answers, lines, size, warnings, fmt, heard, last)
+    return Loaded(header, answers, lines, size, warnings, fmt, heard, last, told)
 
 
 def _chained(name: str, line: int, record: dict[str, Any], previous: str, fmt: int) -> str:
