@@ -82,7 +82,7 @@ class Judge(ModernLines):
             return []
         return [self._ev(key, event)]
 
-    def _ev(self, key: str, event: ev.Event | None = None, **values: Any) -> Line:
+    def _ev(self, key: str, event: ev.Event | None = None, **values: object) -> Line:
         if event is not None:
             for name in _seat_fields(type(event)):
                 value = getattr(event, name)
@@ -203,7 +203,7 @@ class Judge(ModernLines):
         by_target: dict[int, list[int]] = {}
         for voter, target in e.ballots:
             by_target.setdefault(target, []).append(voter)
-        parts: list[Any] = []
+        parts: list[object] = []
         sc = self.script
         for target, amount in sorted(e.tally, key=lambda t: (-t[1], t[0])):
             voters = by_target.get(target, [])
@@ -296,7 +296,7 @@ class Judge(ModernLines):
 
     def _prompt_lines(self, prompt: Prompt, state: State) -> list[Line]:
         kind = prompt.kind
-        values: dict[str, Any] = {}
+        values: dict[str, object] = {}
         if prompt.actor is not None:
             values["seat"] = Seat(prompt.actor)
         if kind.endswith(".identify"):
