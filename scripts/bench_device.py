@@ -1,6 +1,7 @@
 """Benchmark of `narrator serve` on a Pi-sized budget: one core, 1 GiB of memory, no swap.
 
-    python scripts/bench_device.py [--runs 5] [--idle-s 60] [--pace 0.05] [--cpu 1] [--skip-game] [--model-only]
+    python scripts/bench_device.py [--runs 5] [--idle-s 60] [--idle-runs 1] [--pace 0.05] [--cpu 1] [--skip-game]
+                                   [--model-only] [--no-model]
 
 Every `serve` it starts is pinned to one core (`sched_setaffinity`, as `taskset -c CPU`) and put in a cgroup
 (v1 `memory` controller, or v2 `memory.max`) limited to 1 GiB; the machine has no swap (checked: /proc/swaps).
@@ -146,6 +147,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--idle-s", type=float, default=60.0)
+    ap.add_argument("--idle-runs", type=int, default=1, help="how many of the runs also idle in the lobby")
     ap.add_argument("--pace", type=float, default=0.05)
     ap.add_argument("--cpu", type=int, default=1)
     ap.add_argument("--skip-game", action="store_true")
@@ -164,13 +166,14 @@ def main() -> None:
         for label, extra in runs:
             with memory_cgroup() as group:
                 got = [ready_and_idle(command(*extra, cache=cache), env, group, args.cpu,
-                                      args.idle_s if i == 0 else 0) for i in range(args.runs)]
+                                      args.idle_s if i < args.idle_runs else 0) for i in range(args.runs)]
                 readies, cpus = [r for r, _, _, _ in got], [c for _, c, _, _ in got]
                 print(f"{label}: power-on → READY=1: median {statistics.median(readies):.2f} s, max "
                       f"{max(readies):.2f} s over {args.runs} runs (load {os.getloadavg()[0]:.1f}); CPU time to "
-                      f"READY=1 median {statistics.median(cpus):.2f} s")
-                print(f"{label}: idle in the lobby {args.idle_s:.0f} s: {got[0][2]:.2f} % of one core, resident "
-                      f"{got[0][3]:.0f} MB")
+                      f"READY=1 median {statistics.median(cpus):.2f} s (runs {', '.join(f'{c:.2f}' for c in cpus)})")
+                idles = [i for _, _, i, _ in got[: args.idle_runs]]
+                print(f"{label}: idle in the lobby {args.idle_s:.0f} s: median {statistics.median(idles):.2f} % of one "
+                      f"core (runs {', '.join(f'{i:.2f}' for i in idles)}), resident {got[0][3]:.0f} MB")
             if not args.skip_game:
                 with memory_cgroup() as group:
                     mb, wall, cpu, code = game(command(*extra, "--pace", str(args.pace), cache=cache), env, group,

@@ -64,16 +64,19 @@ def auc(pos: np.ndarray, neg: np.ndarray) -> float:
     return float((r_pos - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
 
 
-def bench_vad(snrs: list[float]) -> None:
+def bench_vad(snrs: list[float], names: list[str]) -> None:
     from narrator.listen.vad import EndpointConfig, Endpointer, make_vad
 
     bed = night_bed16()
     clips = [espeak(w, "ko") for w in WORDS]
     print(f"{len(clips)} espeak-ng Korean words; night bed (narrator/audio/beds.py) at each SNR")
-    print(f"{'vad':<8}{'SNR dB':>7}{'speech hit':>12}{'bed false':>11}{'AUC':>7}{'bed triggers/min':>18}")
-    for name in ("silero", "webrtc"):
+    print(f"{'vad':<8}{'SNR dB':>7}{'speech hit':>12}{'bed false':>11}{'AUC':>7}{'bed triggers/min':>18}"
+          f"{'Silero asked':>14}")
+    made = {"silero": lambda: make_vad("silero", gate=False), "gated": lambda: make_vad("silero"),
+            "webrtc": lambda: make_vad("webrtc")}
+    for name in names:
         for snr in snrs:
-            vad = make_vad(name)
+            vad = made[name]()
             f = vad.frame
             hits, pos, neg = [], [], []
             for i, clip in enumerate(clips):
@@ -92,10 +95,12 @@ def bench_vad(snrs: list[float]) -> None:
             # Endpointer false starts over a minute of bed alone at the level this SNR implies.
             gain = np.mean([np.sqrt(np.mean(c**2)) for c in clips]) / np.sqrt(np.mean(bed**2)) / 10 ** (snr / 20)
             minute = np.resize(bed, 60 * SAMPLE_RATE) * gain
-            ep = Endpointer(make_vad(name), EndpointConfig())
+            ep = Endpointer(made[name](), EndpointConfig())
             starts = sum(1 for e in ep.feed(minute.astype(np.float32), 0.0) if e.kind == "start")
+            asked = getattr(ep.vad, "asked", None)  # the gate: frames of the bed's minute Silero scored
+            share = "" if asked is None else f"{asked / (len(minute) // ep.frame):.0%}"
             print(f"{name:<8}{snr:>7g}{np.mean(np.concatenate(hits)):>12.1%}{np.mean(n >= 0.5):>11.1%}"
-                  f"{auc(p, n):>7.3f}{starts:>18}")
+                  f"{auc(p, n):>7.3f}{starts:>18}{share:>14}")
 
 
 # ---- latency -----------------------------------------------------------------------------------------
@@ -384,6 +389,8 @@ def main() -> None:
     sub = ap.add_subparsers(dest="what", required=True)
     v = sub.add_parser("vad")
     v.add_argument("--snr", type=float, nargs="+", default=[20.0, 10.0, 5.0, 0.0])
+    v.add_argument("--vad", nargs="+", default=["silero", "gated", "webrtc"],
+                   help="silero (ungated), gated (Silero behind the energy gate: the ear's default), webrtc")
     la = sub.add_parser("latency")
     la.add_argument("--trials", type=int, default=100)
     la.add_argument("--snr", type=float, default=10.0)
@@ -396,7 +403,7 @@ def main() -> None:
     wk.add_argument("--weight", type=float, default=1.0, help="the commands' weight against the filler's")
     args = ap.parse_args()
     if args.what == "vad":
-        bench_vad(args.snr)
+        bench_vad(args.snr, args.vad)
     elif args.what == "latency":
         bench_latency(args.trials, args.snr)
     elif args.what == "wake":

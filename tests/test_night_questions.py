@@ -53,3 +53,38 @@ def test_public_night_lines_are_the_same_every_later_night() -> None:
     out = Run(Scenario.load(SCENARIO)).execute()
     _, second, third = nights(out.lines)
     assert [s for to, s in second if to == "all"] == [s for to, s in third if to == "all"]
+
+
+def test_a_wolf_the_host_must_tell_apart_shows_himself_at_the_tables_cue() -> None:
+    """Every board with a wolf card the host must tell apart from the plain wolves (白狼王, 狼美人, 狼王, 血月使徒,
+    恶灵骑士; issue 29, item 5): on night 1, after "狼人请睁眼。", the table hears "<card>请示意身份。" — before
+    the host is asked for any wolf's seat, so he can see who holds it — in every game of the board alike, on
+    night 1 only. Played by random hosts, two deals each."""
+    import random
+
+    from narrator.engine.roles import told_apart
+    from narrator.judge.presets import make_setup, preset_names
+    from narrator.session.session import Session
+    from narrator.sim.autohost import AutoHost, Deal
+
+    boards = [name for name in preset_names() if told_apart(make_setup(name).deck, make_setup(name).rules.demon)]
+    assert {"12人白狼王守卫", "12人白狼王骑士", "12人狼美骑士", "12人狼王守卫"} <= set(boards)
+    for name in boards:
+        setup = make_setup(name)
+        cues = [f"{role.zh}请示意身份。" for role in told_apart(setup.deck, setup.rules.demon)]
+        firsts: list[list[str]] = []
+        for seed in (1, 2):
+            rng = random.Random(seed)
+            host, session = AutoHost(Deal.shuffle(setup, rng), rng), Session(setup, seed)
+            said: list[Line] = []
+            while session.prompt is not None and session.game.state.day < 1:
+                said += session.take_lines()
+                session.submit(host.answer(session.game, session.prompt))
+            table = [line.text for line in said if line.to == "all"]
+            opened = table.index("狼人请睁眼。")
+            assert table[opened + 1: opened + 1 + len(cues)] == cues, (name, table[opened: opened + 4])
+            asked = next(i for i, line in enumerate(said) if line.to == "host" and "座位号" in line.text
+                         and said.index(next(x for x in said if x.text == "狼人请睁眼。")) < i)
+            assert said.index(next(x for x in said if x.text == cues[-1])) < asked
+            firsts.append(table)
+        assert firsts[0] == firsts[1], f"{name}: night 1's table words depend on the deal"

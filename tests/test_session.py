@@ -155,7 +155,9 @@ def test_undo_takes_back_and_asks_again() -> None:
     assert s.undo()
     assert s.answers == before[:-1] and s.prompt is not None and s.prompt.kind == kind
     again = s.take_lines()
-    assert again == [x for x in s.judge.prompt_lines(s.prompt, s.game.state) if x.text]
+    asked = [x for x in s.judge.prompt_lines(s.prompt, s.game.state) if x.text]
+    assert [x.text for x in again] == [x.text for x in asked]
+    assert all(x.to == "host" for x in again)  # the table heard it: asked again on the host's channel alone
     assert again and s.take_lines() == []
 
 

@@ -35,9 +35,11 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   `words × (word_s + bound_s)` (with his measured time if that is shorter). When its next line is not due
   by then — the host's measured time is past the bound (then at every such step, asked or not), or he is
   slower now than at the wolves' questions (at a decision or a 过 alike) — the table hears `please_wait`
-  at that moment, once, then
-  its next line when it is due and said. `wake()` says it when due (the live loop calls it while it
-  listens; `wait_until` does offline).
+  at that moment, once, then its next line when it is due and said. `wake()` says it when due (the live
+  loop calls it while it listens; `wait_until` does offline).
+- **撤销** (`UNDONE`, the host's line that says it was done): the questions asked again after it, up to the
+  table's next line, are not timed (the table heard them once; its wait for the host's words stands as it
+  was), so a quick correction moves no table line; a slow one is a slow host, past the bound "请稍等".
 
 Offline (`narrator render`, the demo's files) the clock is a FakeClock and a Tape pulls the mixer up to
 the clock as it moves, writing the WAVs as it goes. Live (`narrator play`, `demo --play`) the clock is
@@ -88,6 +90,9 @@ if TYPE_CHECKING:
 
 SR = SAMPLE_RATE
 _POLL_S = 0.01
+UNDONE = "listening.undone"
+"""The host's line after 撤销 (narrator/data/script.*.yaml): the questions he is asked again after it, up to the
+table's next line, are not timed again (the table's wait stands as it was; see the module docstring)."""
 _LATE_S = 3.0
 """s. Live: how long past its planned end a wait still waits for the device to report a line played."""
 
@@ -171,6 +176,7 @@ class Conductor:
         self._question: Line | None = None  # that question
         self._timed = False  # the host's answer was measured since the last table line
         self._word: _Wait | None = None  # the last table line's wait for the host's words
+        self._undone = False  # 撤销 since the last table line: his questions again are not timed again
         self._wait_pacer = Pacer(sub_seed(seed, "table.please_wait"), self.table)
         self.timeline: list[Placed] = []
 
@@ -231,6 +237,8 @@ class Conductor:
     def _place(self, line: Line) -> Placed:
         ch = "all" if line.to == "all" else "host"
         self._answered(line)
+        if line.key == UNDONE:
+            self._undone = True
         word = self._word
         if ch == "all" and word is not None and self._reminds(line, word):
             return self._put(line, ch, aside=True)
@@ -274,7 +282,7 @@ class Conductor:
         self._end[ch], self._said[ch] = end, said
         words = self.host_words
         if ch == "all" and wait_at is None and not aside:
-            self._timed = False
+            self._timed = self._undone = False
             if line.words > 0 and words is not None:
                 self._word = _Wait(said, end, line.words, line.key, line.text)
         p = Placed(line, start / SR, speech / SR, said / SR, end / SR, self.phase)
@@ -320,8 +328,8 @@ class Conductor:
         (`public_ask`) is timed once per table line (not when asked again after a refusal) for his measured
         answer time; every host question after a table line with words is timed for that line's wait."""
         last = self.timeline[-1].line if self.timeline else None
-        if self.host_words is None or last is None or self._asked_at is not None:
-            return  # not again when he hears the question again (a reminder)
+        if self.host_words is None or last is None or self._asked_at is not None or self._undone:
+            return  # not again when he hears the question again (a reminder, or the steps again after 撤销)
         word = self._word
         waited = word is not None and last.to == "host" and last.key.startswith("prompts.") and \
             not _same(last, word) and (last.key, last.text) not in word.asked

@@ -56,7 +56,7 @@ class PauseSpec:
         return (self.low_s + self.high_s) / 2.0
 
 
-def _spec(name: str, raw: Any) -> PauseSpec:
+def _spec(name: str, raw: object) -> PauseSpec:
     if not isinstance(raw, Mapping):
         raise PacingError(f"pacing class {name!r}: expected a mapping, got {raw!r}")
     try:

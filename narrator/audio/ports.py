@@ -12,7 +12,7 @@ through the same contract cases.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -30,7 +30,7 @@ class AudioOut(Protocol):
 
     def start(self) -> None: ...
 
-    def say(self, line: Line, clip: np.ndarray, pause_after_s: float | None = None) -> Any:
+    def say(self, line: Line, clip: np.ndarray, pause_after_s: float | None = None) -> object:
         """Queue `clip` (mono float32 at SAMPLE_RATE) for `line`'s channel behind what is queued; returns at
         once. Host lines never reach the table's device."""
         ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -212,7 +212,7 @@ def setup(
     typer.echo("✓ ready: `narrator doctor` checks it, `narrator play` starts a game.")
 
 
-def _keypad(config: Any, given: str | None, ask: bool) -> bool:
+def _keypad(config: Config, given: str | None, ask: bool) -> bool:
     """Choose and check the keypad; False when the one named cannot be read."""
     from narrator.listen import evkeys
 

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import typer
-from typer._click.formatting import HelpFormatter  # typer bundles its own click
+from typer._click.core import Command, Context  # typer bundles its own click
+from typer._click.formatting import HelpFormatter
 from typer.core import TyperGroup
 
 BREAK_AFTER = set("，、；：。！？）」』》,")
@@ -121,14 +122,14 @@ class CellGroup(TyperGroup):
 
     context_class = CellContext
 
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         if not args and not ctx.resilient_parsing:
             typer.echo(ctx.get_help())
             ctx.exit(0)
         result: list[str] = super().parse_args(ctx, args)
         return result
 
-    def format_commands(self, ctx: Any, formatter: Any) -> None:
+    def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
         """One line per command: its first sentence, cut to the line by display width."""
         rows = []
         for name in self.list_commands(ctx):
@@ -140,7 +141,7 @@ class CellGroup(TyperGroup):
                 room = formatter.width - formatter.current_indent - max(len(name) for name, _ in rows) - 4
                 formatter.write_dl([(name, shorten(text, room)) for name, text in rows])
 
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         command = super().get_command(ctx, cmd_name)
         if command is not None:
             command.context_class = CellContext

@@ -14,12 +14,16 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from narrator.cli.options import Backend, CacheDir, Lang
 from narrator.cli.voices import parse_lang
+
+if TYPE_CHECKING:
+    from narrator.play.config import Config
+    from narrator.play.run import Wiring
 
 InputOpt = Annotated[str | None, typer.Option(
     "--input", help="How the host answers: voice, keypad, text (comma-separated; default from the config, "
@@ -98,7 +102,7 @@ class LiveOptions:
             chosen[f.name] = value
         return LiveOptions(**chosen)
 
-    def wiring(self, config: Any) -> Any:
+    def wiring(self, config: Config) -> Wiring:
         """The game's adapters from these options and the config (StartProblem: one sentence, the fix)."""
         from narrator.cli.errors import check_cache_dir
         from narrator.play.run import Wiring

@@ -15,7 +15,7 @@ from narrator.engine.modern_state import lone_wolf, pack_alive
 from narrator.engine.new_moon import NewMoon
 from narrator.engine.prompts import Check, Prompt
 from narrator.engine.refusals import Refusal, refuse
-from narrator.engine.roles import NO_EXPLODE, PACK_IDENTIFIED, WOLF_CARDS, Role
+from narrator.engine.roles import NO_EXPLODE, WOLF_CARDS, Role, pack_cards
 from narrator.engine.rules import STEP_CARD
 from narrator.engine.state import land
 
@@ -154,12 +154,8 @@ class Night(ModernSteps, NewMoon):
     def step_wolves(self, n: int) -> Flowing:
         s = self.s
         if n == 1:
-            deck = self.setup.deck
-            for role in PACK_IDENTIFIED:
-                if role in deck:
-                    yield from self.identify(role)
-            if self.rules.demon == "pandakill" and Role.DEMON in deck:
-                yield from self.identify(Role.DEMON)
+            for role in pack_cards(self.setup.deck, self.rules.demon):
+                yield from self.identify(role)
         if s.wolves().isdisjoint(s.alive):
             return
         feared = s.tonight.feared

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from enum import StrEnum
 
 from narrator.common.zh import to_hans
@@ -200,6 +201,21 @@ LONE_WOLVES = frozenset({Role.GARGOYLE, Role.MECH_WOLF})
 PACK_IDENTIFIED = (
     Role.WEREWOLF, Role.WHITE_WOLF_KING, Role.WOLF_BEAUTY, Role.BLACK_WOLF_KING, Role.BLOOD_MOON, Role.SPIRIT_KNIGHT,
 )
+
+
+def pack_cards(deck: Collection[Role], demon: str) -> tuple[Role, ...]:
+    """The cards the host identifies inside the wolves' step on night 1, in the order he is asked: those of
+    `PACK_IDENTIFIED` in the deck, and the 恶魔 when he plays with the pack (`demon` = "pandakill")."""
+    cards = tuple(role for role in PACK_IDENTIFIED if role in deck)
+    return (*cards, Role.DEMON) if demon == "pandakill" and Role.DEMON in deck else cards
+
+
+def told_apart(deck: Collection[Role], demon: str) -> tuple[Role, ...]:
+    """The pack's cards the host must tell apart from the plain wolves (白狼王, 狼美人, 狼王 …): each shows
+    itself at the table's cue on night 1 (the judge's "白狼王请示意身份。"), dealt or not."""
+    return tuple(role for role in pack_cards(deck, demon) if role is not Role.WEREWOLF)
+
+
 # Wolf cards that may not self-explode, and that the wolves may not pick (自刀).
 NO_EXPLODE = frozenset({Role.WOLF_BEAUTY, Role.GARGOYLE, Role.MECH_WOLF, Role.DEMON, Role.SPIRIT_KNIGHT})
 

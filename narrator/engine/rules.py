@@ -7,6 +7,7 @@ The Werewolves of Miller's Hollow differs on. Variants are flags, never forked c
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
@@ -145,10 +146,10 @@ class Rules:
     seer_thumb_up: Literal["good", "wolf"] = "good"  # C8 大拇指朝上为好人 / 朝上表示是狼人
     new_moon: tuple[str, ...] = ()  # A16 新月: the event deck, one card turned each morning; () = no New Moon
 
-    def with_overrides(self, overrides: dict[str, Any]) -> Rules:
+    def with_overrides(self, overrides: Mapping[str, object]) -> Rules:
         """These rules with some switches changed; unknown switches or values raise SetupError."""
         known = {f.name: f for f in fields(self)}
-        clean: dict[str, Any] = {}
+        clean: dict[str, Any] = {}  # by name: each switch's own type is _coerce's to check
         for name, value in overrides.items():
             if name not in known:
                 raise SetupError(f"未知的房规开关 {name!r}；可用：{', '.join(sorted(known))}")
@@ -156,7 +157,7 @@ class Rules:
         return replace(self, **clean)
 
 
-CHOICES: dict[str, tuple[Any, ...]] = {
+CHOICES: dict[str, tuple[str, ...]] = {
     "win": ("side", "city", "parity"),
     "seer_sees": ("camp", "role"),
     "witch_self_save": ("never", "first_night", "always", "unless_guard"),
@@ -203,7 +204,7 @@ NUMBER_RANGES: dict[str, tuple[int, int, str]] = {
 }
 
 
-def _coerce(name: str, value: Any, default: Any) -> Any:
+def _coerce(name: str, value: object, default: object) -> object:
     if name in CHOICES:
         if value not in CHOICES[name]:
             raise SetupError(f"房规 {name} 只能是 {' / '.join(CHOICES[name])}，不是 {value!r}")
@@ -229,7 +230,7 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
             raise SetupError(f"房规 {name} 只能是 true 或 false，不是 {value!r}")
         return value
     if name == "sheriff_weight":
-        if value not in (1.5, 2, 2.0):
+        if not isinstance(value, int | float) or value not in (1.5, 2, 2.0):
             raise SetupError(f"警长票权只能是 1.5 或 2，不是 {value!r}")
         return float(value)
     if name in NUMBER_RANGES:
@@ -240,7 +241,7 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
     return value
 
 
-def _names(name: str, value: Any, example: str) -> tuple[str, ...]:
+def _names(name: str, value: object, example: str) -> tuple[str, ...]:
     """A switch that takes a list of names (steps, event cards): a list of words, or words split by commas;
     None is none."""
     if value is None:

@@ -33,7 +33,7 @@ from narrator.engine import events as ev
 from narrator.engine.answers import Pass
 from narrator.engine.night import STEPS
 from narrator.engine.prompts import Prompt
-from narrator.engine.roles import PACK_IDENTIFIED, Role
+from narrator.engine.roles import Role, pack_cards
 from narrator.engine.rules import STEP_CARD
 from narrator.engine.state import State
 from narrator.judge.lines import Line
@@ -117,10 +117,7 @@ def identifications(step: str, state: State) -> int:
     every card of the deck), and the thief's two buried cards."""
     deck = state.deck
     if step == "wolves":
-        cards = [r for r in PACK_IDENTIFIED if r in deck]
-        if state.rules.demon == "pandakill" and Role.DEMON in deck:
-            cards.append(Role.DEMON)
-        return len(cards)
+        return len(pack_cards(deck, state.rules.demon))
     card = STEP_CARD.get(step)
     extra = 1 if step == "thief" else 0  # the two cards left face down
     return extra + (1 if card is not None and card in deck and card is not Role.VILLAGER else 0)

@@ -20,7 +20,7 @@ class ModernLines:
     script: Script
     if TYPE_CHECKING:  # Judge's own helpers
 
-        def _ev(self, key: str, event: ev.Event | None = None, **values: Any) -> Line: ...
+        def _ev(self, key: str, event: ev.Event | None = None, **values: object) -> Line: ...
 
         def _optional(self, key: str, e: Any) -> list[Line]: ...
 
@@ -108,7 +108,7 @@ class ModernLines:
         key = "self_exploded.blood_moon" if s.roles.get(e.seat) is Role.BLOOD_MOON else "self_exploded"
         return [self._ev(key, e)]
 
-    def modern_prompt_values(self, kind: str, info: Any) -> dict[str, Any]:
+    def modern_prompt_values(self, kind: str, info: Any) -> dict[str, object]:
         """What a modern prompt's line needs beyond the seat: the card the 机械狼 copied."""
         if kind == "mech_wolf.use":
             power = info["power"]

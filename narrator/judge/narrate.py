@@ -13,7 +13,7 @@ from typing import Any
 
 from narrator.engine import events as ev
 from narrator.engine.prompts import Prompt
-from narrator.engine.roles import Camp, Role
+from narrator.engine.roles import Camp, Role, told_apart
 from narrator.engine.state import State
 from narrator.judge import seed_lines
 from narrator.judge.host_words import host_words, mark_prompt
@@ -82,7 +82,7 @@ class Judge(ModernLines):
             return []
         return [self._ev(key, event)]
 
-    def _ev(self, key: str, event: ev.Event | None = None, **values: Any) -> Line:
+    def _ev(self, key: str, event: ev.Event | None = None, **values: object) -> Line:
         if event is not None:
             for name in _seat_fields(type(event)):
                 value = getattr(event, name)
@@ -104,7 +104,11 @@ class Judge(ModernLines):
         ask = "ask_first" if e.night == 1 and "ask_first" in entry else "ask"
         if e.step == "demon" and s.rules.demon == "offline":  # the two 恶魔 versions say different things
             ask = "ask_first.offline" if e.night == 1 else "ask.offline"
-        return [self._step(e.step, "open"), self._step(e.step, ask)]
+        out = [self._step(e.step, "open"), self._step(e.step, ask)]
+        if e.step == "wolves" and e.night == 1:  # the host must see which wolf holds which card: every game
+            out[1:1] = [self.script.step_line("wolves", "show", role=self.script.role(role.value))  # of the
+                        for role in told_apart(s.deck, s.rules.demon)]  # board says it, dealt or buried
+        return out
 
     def _step_asked(self, e: ev.StepAsked, s: State) -> list[Line]:
         return [self._step(e.step, e.part)]
@@ -199,7 +203,7 @@ class Judge(ModernLines):
         by_target: dict[int, list[int]] = {}
         for voter, target in e.ballots:
             by_target.setdefault(target, []).append(voter)
-        parts: list[Any] = []
+        parts: list[object] = []
         sc = self.script
         for target, amount in sorted(e.tally, key=lambda t: (-t[1], t[0])):
             voters = by_target.get(target, [])
@@ -292,7 +296,7 @@ class Judge(ModernLines):
 
     def _prompt_lines(self, prompt: Prompt, state: State) -> list[Line]:
         kind = prompt.kind
-        values: dict[str, Any] = {}
+        values: dict[str, object] = {}
         if prompt.actor is not None:
             values["seat"] = Seat(prompt.actor)
         if kind.endswith(".identify"):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TypedDict
 
 import yaml
 
@@ -15,10 +16,39 @@ from narrator.engine.roles import Role, role_named
 from narrator.engine.rules import CLASSIC_NIGHT_ORDER, Rules, Setup, SetupError
 
 
+class Preset(TypedDict, total=False):
+    roles: dict[str, int]
+    """{card name: count}"""
+    rules: dict[str, object]
+    """Its rule overrides (`Rules.with_overrides` checks them)."""
+    classic: bool
+    """Played with `classic_rules` under its own overrides."""
+
+
+class SeedRow(TypedDict):
+    wolves: int
+    villagers: int
+
+
+class ClassicBox(TypedDict):
+    cards: dict[str, int]
+    specials: list[str]
+    min_villagers: int
+
+
+class PresetsFile(TypedDict):
+    """narrator/data/presets.yaml (shipped with the package; tests/test_setup.py builds the presets)."""
+
+    presets: dict[str, Preset]
+    seed_table: dict[int, SeedRow]
+    classic_rules: dict[str, object]
+    classic_box: ClassicBox
+
+
 @cache
-def _data() -> dict[str, Any]:
+def _data() -> PresetsFile:
     text = resources.files("narrator.data").joinpath("presets.yaml").read_text(encoding="utf-8")
-    data: dict[str, Any] = yaml.safe_load(text)
+    data: PresetsFile = yaml.safe_load(text)
     return data
 
 
@@ -43,13 +73,13 @@ def preset_names() -> list[str]:
     return names
 
 
-def classic_rules() -> dict[str, Any]:
+def classic_rules() -> dict[str, object]:
     """The classic rule set: presets.yaml's `classic_rules`, with the classic night order from the engine
     (kept in one place, CLASSIC_NIGHT_ORDER)."""
     return {"night_order": CLASSIC_NIGHT_ORDER, **_data()["classic_rules"]}
 
 
-def preset_roles(name: str) -> tuple[dict[Role, int], dict[str, Any]]:
+def preset_roles(name: str) -> tuple[dict[Role, int], dict[str, object]]:
     """A preset's cards and its rule overrides. The name may be written in either script (12人預女獵白)."""
     d = _data()
     name = to_hans(str(name).strip())
@@ -87,11 +117,11 @@ def classic_deck(players: int) -> dict[Role, int]:
 
 
 def make_setup(preset: str | None = None, roles: dict[str, int] | None = None,
-               rules: dict[str, Any] | None = None) -> Setup:
+               rules: Mapping[str, object] | None = None) -> Setup:
     """The set-up a scenario or the CLI asks for: a preset, or a custom role list, plus rule overrides."""
     if (preset is None) == (roles is None):
         raise SetupError("请给出 preset（板子名）或 roles（身份牌列表），二者选一")
-    overrides: dict[str, Any] = {}
+    overrides: dict[str, object] = {}
     if preset is not None:
         counts, overrides = preset_roles(preset)
     else:

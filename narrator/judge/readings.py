@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from narrator.engine.answers import (
     Answer,
     Ballots,
@@ -19,7 +17,7 @@ from narrator.engine.answers import (
 )
 
 
-def reading(answer: Answer) -> tuple[str, dict[str, Any]]:
+def reading(answer: Answer) -> tuple[str, dict[str, object]]:
     """The key of `answer`'s line in `names.readings` and the values that fill it."""
     match answer:
         case Seats(seats=()):

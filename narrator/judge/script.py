@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -133,7 +133,7 @@ class Script:
         count = str(names["two"]) if whole == 2 else chinese_number(whole)
         return count + str(names["votes_unit"]) + half
 
-    def line(self, section: str, key: str, **values: Any) -> Line:
+    def line(self, section: str, key: str, **values: object) -> Line:
         if values:
             return self.render(self.entry(section, key), f"{section}.{key}", **values)
         return self._fixed_line((section, key))
@@ -155,7 +155,7 @@ class Script:
         line = self.render(self.entry("refusals", refusal.code), f"refusals.{refusal.code}", **values)
         return Line(line.text, "host", line.pieces, line.key, line.pause, line.cue, line.bed)
 
-    def _refusal_value(self, key: str, value: object) -> Any:
+    def _refusal_value(self, key: str, value: object) -> object:
         if key == "heard":
             return to_script(str(value), self.lang)  # the host's own words, in the game's script
         if isinstance(value, Role):
@@ -179,10 +179,12 @@ class Script:
             return Joined(joiner, [self._refusal_value(key, v) for v in value])
         raise TypeError(f"a refusal value cannot be said: {key}={value!r}")
 
-    def step_line(self, step: str, part: str) -> Line:
+    def step_line(self, step: str, part: str, **values: object) -> Line:
+        if values:
+            return self.render(self._entry(("steps", step, part)), f"steps.{step}.{part}", **values)
         return self._fixed_line(("steps", step, part))
 
-    def render(self, entry: Entry, key: str, **values: Any) -> Line:
+    def render(self, entry: Entry, key: str, **values: object) -> Line:
         literals, names = _template(entry.text)
         pieces: list[str] = []
         for literal, name in zip(literals, names, strict=False):  # one literal more than names: the tail
@@ -196,7 +198,7 @@ class Script:
             key=key, pause=entry.pause, cue=entry.cue, bed=entry.bed,
         )
 
-    def _render(self, value: Any) -> list[str]:
+    def _render(self, value: object) -> list[str]:
         """Seats become seat phrases (one piece each, so each is cached once); text stays as it is."""
         if isinstance(value, Seat):
             return [self.seat(value.n)]
@@ -257,7 +259,7 @@ class Seat:
     n: int
 
 
-class Pieces(tuple[Any, ...]):
+class Pieces(tuple[object, ...]):
     """Seats and words for one placeholder, joined as they are (no list joiner)."""
 
 
@@ -266,14 +268,14 @@ class Joined:
     """Values for one placeholder, said with `joiner` between them (the list joiner, or 还是 …)."""
 
     joiner: str
-    items: list[Any]
+    items: Sequence[object]
 
 
 def seats(values: Iterable[int]) -> tuple[Seat, ...]:
     return tuple(Seat(v) for v in values)
 
 
-def _texts(value: Any) -> Iterable[str]:
+def _texts(value: object) -> Iterable[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, Mapping):

@@ -3,8 +3,6 @@ switch changes. Public lines depend only on the set-up; the briefing's secrets-f
 
 from __future__ import annotations
 
-from typing import Any
-
 from narrator.engine import events as ev
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Role
@@ -35,7 +33,7 @@ def started(script: Script, e: ev.GameStarted) -> list[Line]:
     return out
 
 
-def prompt(script: Script, p: Prompt, s: State, values: dict[str, Any]) -> list[Line]:
+def prompt(script: Script, p: Prompt, s: State, values: dict[str, object]) -> list[Line]:
     """The prompt's line, in the wording this game's switches pick."""
     kind, rules = p.kind, s.rules
     if kind == "vote.hands":  # H6: the table hears the target called, the host is asked for the hands

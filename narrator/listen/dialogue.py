@@ -148,6 +148,8 @@ class Dialogue(Repairs[A], Generic[A]):
         self.wake: Callable[[], float | None] | None = None
         """Called while the host is waited for: does what is due at the table now (the Conductor's "请稍等",
         narrator/audio/conductor.py) and returns s until it must be called again (None: never)."""
+        self.moved: Callable[[], None] | None = None
+        """Called when the question asked changed without an answer taken (撤销): the host's panel follows."""
 
     # ---- saying ---------------------------------------------------------------------------------------
 
@@ -254,6 +256,12 @@ class Dialogue(Repairs[A], Generic[A]):
 
     def _remind(self, prompt: Prompt, reminders: int) -> None:
         quiet = self.refused_in_secret
+        if self.gathered.offer is not None:
+            # "是八号吗？" is still waiting for 对 / 不对: that is what is asked again, not the question — a host
+            # who hears the question again gives his whole answer, and the ear, listening for 对, may read it so
+            seat = self.gathered.offer
+            self.say(self.script.line("listening", "offer", seat=Seat(seat), keys=str(seat)), prompt, quiet=quiet)
+            return
         if reminders == 0:
             lines = self.question(prompt)
             for line in lines:
@@ -271,6 +279,8 @@ class Dialogue(Repairs[A], Generic[A]):
         """Act on one heard thing: an Accepted to return, a Pending read-back, or None to go on listening."""
         text = heard.text.strip()
         control = self.pack.control(text)
+        if control is None and heard.source in SPOKEN and self._deny_heard(text, pending):
+            control = "deny"  # a 不对 with noise around it: no answer is ever taken on it, so it is safe
         if self.paused:
             if control == "resume":
                 self.paused = False
@@ -345,6 +355,17 @@ class Dialogue(Repairs[A], Generic[A]):
             return self._missed(prompt, pending) if heard.source in SPOKEN else Pending(pending)
         return self._answered(answer, heard, prompt, pending)
 
+    def _deny_heard(self, text: str, pending: object) -> bool:
+        """Speech with 不对 in it where 对 / 不对 is asked: at a one-seat offer whatever else was heard with it,
+        at a read-back when every word is 对 or 不对 ("确认 不对": the stand-in reads 아니야 so in the room).
+        不对 wins because it only ever costs a question: a misread 对 would take a wrong answer."""
+        words = [self.pack.control(w) for w in text.split()]
+        if "deny" not in words:
+            return False
+        if self.gathered.offer is not None and pending is None:
+            return True
+        return pending is not None and all(w in ("confirm", "deny") for w in words)
+
     def _unheard(self, heard: Heard) -> bool:
         """A game's answer the table did not hear given (typed or keyed): its refusal is the host's alone. The
         lobby of `narrator serve` keeps no secret from the people setting up the game: it says them all."""
@@ -402,7 +423,11 @@ class Dialogue(Repairs[A], Generic[A]):
             self.own("nothing_to_undo", prompt)
             return Pending(None)
         again = self.session.prompt
-        self.own("undone", again)
+        if self.moved is not None:
+            self.moved()
+        # a game's correction is the host's alone (the table heard the answer, not that it was taken back);
+        # the lobby of `narrator serve` keeps nothing from the people setting up the game
+        self.say(self.script.line("listening", "undone"), again, quiet=isinstance(self.session, Session))
         lines = self.session.take_lines()
         for line in lines:
             self.say(line, again, remember=False)

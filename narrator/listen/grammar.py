@@ -25,7 +25,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -148,22 +147,23 @@ def load_pack(name_or_path: str | Path = "zh") -> Pack:
 @lru_cache(maxsize=8)
 def _load(path: str) -> Pack:
     try:
-        raw: Any = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        raw: object = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         raise PackError(f"cannot read the grammar {path}: {e}") from None
     except yaml.YAMLError as e:
         raise PackError(f"cannot read the grammar {path}: {yaml_problem(e)}") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("controls"), dict):
         raise PackError(f"the grammar {path} has no controls: table")
+    spec: dict[object, object] = raw
 
     def table(key: str) -> dict[str, tuple[str, ...]]:
-        value = raw.get(key) or {}
+        value = spec.get(key) or {}
         if not isinstance(value, dict):
             raise PackError(f"{key}: in {path} must be a table")
         return {str(k): tuple(str(w) for w in (v if isinstance(v, list) else [v])) for k, v in value.items()}
 
     def words(key: str) -> tuple[str, ...]:
-        value = raw.get(key) or []
+        value = spec.get(key) or []
         if not isinstance(value, list) or not all(isinstance(w, str) and w.strip() for w in value):
             raise PackError(f"{key}: in {path} must be a list of words")
         return tuple(value)

@@ -19,12 +19,17 @@ import os
 import queue
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import numpy as np
 
 from narrator.listen.recognizer import SAMPLE_RATE
-from narrator.listen.voice import VoiceEar
+from narrator.listen.voice import VoiceEar, VoiceOptions
+
+if TYPE_CHECKING:
+    from narrator.listen.grammar import Grammar
+    from narrator.listen.recognizer import Recognizer
+    from narrator.listen.vad import Endpointer
 
 log = logging.getLogger(__name__)
 
@@ -162,8 +167,9 @@ class Microphone:
 class MicEar(VoiceEar):
     """A VoiceEar that owns its microphone."""
 
-    def __init__(self, *args: Any, device: str | None = None, **kw: Any) -> None:
-        super().__init__(*args, **kw)
+    def __init__(self, recognizer: Recognizer, grammar: Grammar, endpointer: Endpointer, *,
+                 device: str | None = None, **kw: Unpack[VoiceOptions]) -> None:
+        super().__init__(recognizer, grammar, endpointer, **kw)
         self.mic: Microphone = Microphone(self, device)
 
     def start(self) -> None:

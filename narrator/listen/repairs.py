@@ -157,13 +157,25 @@ class Repairs(Generic[A]):
         return Pending(pending)
 
     def _offer_next(self, prompt: Prompt) -> Pending[A]:
+        """Offer the next seat — none the game would refuse as the whole answer (at a one-seat question: the
+        wolves already identified at the idiot's, the seer himself at his check): 对 to it could only be
+        refused, and a walk through twelve seats is long enough."""
         seat = self.gathered.next_offer()
+        while (seat is not None and not multi_seat(prompt)
+               and self.session.refusal(prompt, self._offered(seat, prompt)) is not None):
+            self.gathered.declined.add(seat)
+            seat = self.gathered.next_offer()
         if seat is None:
             self.gathered = Gathered(prompt)
             self.own("dropped", prompt)
         else:
             self.own("offer", prompt, seat=Seat(seat), keys=str(seat))
         return Pending(None)
+
+    def _offered(self, seat: int, prompt: Prompt) -> A | Seats:
+        """The whole answer 对 to an offered seat gives: that seat, or who is out at a vote (only a game's
+        Session asks a VoteResult: its answers are A there)."""
+        return Seats((seat,)) if Seats in prompt.accepts else cast("A", VoteResult(out=seat))
 
     def _offer_answered(self, yes: bool, prompt: Prompt) -> Accepted | Pending[A]:
         """对 / 不对 to "是七号吗？": the seat is taken (with the seats kept), or the next is offered."""
@@ -177,8 +189,7 @@ class Repairs(Generic[A]):
             self.gathered.kept = kept
             return self._offer_next(prompt)
         self.gathered = Gathered(prompt)
-        # a seat, or who is out at a vote (only a game's Session asks a VoteResult: its answers are A there)
-        answer: A | Seats = Seats(kept) if Seats in prompt.accepts else cast("A", VoteResult(out=seat))
+        answer = Seats(kept) if Seats in prompt.accepts else self._offered(seat, prompt)
         refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
             self.refuse(self.session.refusal_line(prompt, refusal), prompt)

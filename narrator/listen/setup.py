@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from narrator.listen.base import ListenError, QueueEar
 from narrator.listen.first import First
@@ -14,6 +14,9 @@ from narrator.listen.models import MODEL_NAME, find_model, model_dirs
 from narrator.listen.recognizer import ModelError, Recognizer, knows, load_model
 from narrator.listen.vad import EndpointConfig, Endpointer, make_vad
 from narrator.listen.voice import ECHO_TAIL_S
+
+if TYPE_CHECKING:
+    from narrator.listen.text import Typed
 
 __all__ = ["EarOptions", "ListenError", "open_ear", "voice_parts"]
 
@@ -41,7 +44,7 @@ class EarOptions:
     """s of silence that ends an utterance (the endpointer's default, narrator/listen/vad.py)."""
     echo_tail_s: float = ECHO_TAIL_S
     max_seat: int = 18
-    stdin: Any = None
+    stdin: Typed | None = None
     """The typed text's stream (default sys.stdin; the host's console passes its own input line)."""
 
 

@@ -15,7 +15,7 @@ import re
 import threading
 import time
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO, TextIO
+from typing import BinaryIO, Protocol, TextIO, runtime_checkable
 
 from narrator.hostwords import MAX_CHARS
 from narrator.listen.base import Context, Heard, QueueEar
@@ -37,27 +37,40 @@ def without_controls(text: str) -> str:
     return CONTROL.sub("", text.replace("\t", " "))
 
 
-def lines(stream: TextIO | BinaryIO | Iterable[str]) -> Iterator[str]:
+Typed = TextIO | BinaryIO | Iterable[str]
+"""Where typed text comes from: a text or byte stream (sys.stdin, a pipe, a file), or any iterable of lines
+(the console's TypedLine)."""
+
+
+@runtime_checkable
+class ReadsLines(Protocol):
+    def readline(self, size: int = -1, /) -> str | bytes: ...
+
+
+def _ends_line(raw: str | bytes) -> bool:
+    return raw.endswith(b"\n") if isinstance(raw, bytes) else raw.endswith("\n")
+
+
+def lines(stream: Typed) -> Iterator[str]:
     """Each line of `stream`, stripped, decoded on its own (errors replaced), cut to MAX_CHARS + 1.
 
     A text stream is read through its byte buffer (sys.stdin.buffer) when it has one, so that no locale
     decodes it first; a plain text stream (io.StringIO) is read as it is, and so is any other iterable of
     lines (the console's TypedLine, which decodes the keys as they come)."""
-    under = getattr(stream, "buffer", None)
-    source: Any = under if hasattr(under, "readline") else stream
-    if not hasattr(source, "readline"):  # a line source of its own (the console's TypedLine): its lines
-        for raw in source:
-            text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+    under: object = getattr(stream, "buffer", None)
+    source = under if isinstance(under, ReadsLines) else stream
+    if not isinstance(source, ReadsLines):  # a line source of its own (the console's TypedLine): its lines
+        for item in source:
+            text = item.decode("utf-8", errors="replace") if isinstance(item, bytes) else item
             yield without_controls(text).strip()[: MAX_CHARS + 1]
         return
     while True:
         raw = source.readline(LINE_BYTES)
         if not raw:
             return
-        newline = b"\n" if isinstance(raw, bytes) else "\n"
         text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
-        if len(raw) == LINE_BYTES and not raw.endswith(newline):  # cut short: skip the rest unread
-            while (more := source.readline(LINE_BYTES)) and not more.endswith(newline):
+        if len(raw) == LINE_BYTES and not _ends_line(raw):  # cut short: skip the rest unread
+            while (more := source.readline(LINE_BYTES)) and not _ends_line(more):
                 pass
             text = text.rstrip("\ufffd")  # a character cut in two is not unreadable input
         yield without_controls(text).strip()[: MAX_CHARS + 1]

@@ -54,9 +54,90 @@ class WebrtcVad:
         """WebRTC's detector keeps no state worth clearing between utterances."""
 
 
-def make_vad(name: str = "silero") -> Vad:
+class EnergyGate:
+    """A detector run only when there is sound: the frame's energy against the room's noise floor decides
+    whether `inner` (Silero) is asked at all. While the room is quiet or its noise steady (a fan, a fridge,
+    digital silence) the gate answers 0 for the price of a difference and a dot product; a frame `margin_db`
+    above the floor opens it, and `inner` then scores every frame until `hold_s` has passed with none above
+    the floor again (longer than the endpointer's trailing silence, so the gate never ends an utterance the
+    detector would not have ended). On opening, `inner` is reset and first given the `warm` frames before this
+    one (its state is then that of the audio just heard, as after the ear's reset), so a word's first frames
+    score as they would ungated; the endpointer's pre-roll keeps the audio of the first consonant in any case.
+
+    The energy is taken after a first difference (pre-emphasis: a room's rumble and hum, whose slow swings
+    would open the gate, count little; speech's consonants and upper harmonics count). The floor is the
+    quietest frame of the last `floor_s` (kept as minima per second): it follows a new steady noise after
+    `floor_s`, a dropout lowers it only that long, and a long talk keeps it at its pauses, not its words.
+    Music or talk, whose energy swings, keep the gate open (the detector decides, as without the gate); only a
+    steady sound is gated. Measured: scripts/bench_listen.py vad and scripts/bench_ear_idle.py
+    (docs/benchmarks.md, "The ear while nobody speaks")."""
+
+    def __init__(self, inner: Vad, *, margin_db: float = 4.0, floor_s: float = 5.0, hold_s: float = 0.6,
+                 warm: int = 3, silent_db: float = -80.0) -> None:
+        self.inner = inner
+        self.frame = inner.frame
+        frame_s = self.frame / SAMPLE_RATE
+        self.margin_db, self.silent_db = margin_db, silent_db
+        self._per_s = max(1, round(1.0 / frame_s))
+        self._minima: deque[float] = deque(maxlen=max(1, round(floor_s)))
+        self._low, self._counted = float("inf"), 0
+        self._hold = max(1, round(hold_s / frame_s))
+        self._open = 0
+        """Frames the gate stays open for (counted down on each frame not above the floor)."""
+        self._last = 0.0
+        self._warm: deque[np.ndarray] = deque(maxlen=warm)
+        self.asked = 0
+        """Frames `inner` scored (for the benchmarks)."""
+
+    def _db(self, x: np.ndarray) -> float:
+        d = np.empty_like(x)
+        d[0] = x[0] - self._last
+        np.subtract(x[1:], x[:-1], out=d[1:])
+        self._last = float(x[-1])
+        return 10.0 * float(np.log10(float(np.dot(d, d)) / len(d) + 1e-12))
+
+    def _floor(self, db: float) -> float:
+        """The floor before this frame; then this frame counts towards it."""
+        floor = min(self._low, *self._minima) if self._minima else self._low
+        self._low = min(self._low, db)
+        self._counted += 1
+        if self._counted == self._per_s:
+            self._minima.append(self._low)
+            self._low, self._counted = float("inf"), 0
+        return floor
+
+    def prob(self, frame: np.ndarray) -> float:
+        x = np.asarray(frame, np.float32)
+        if not len(x):
+            return 0.0
+        db = self._db(x)
+        loud = db >= max(self._floor(db) + self.margin_db, self.silent_db)
+        if loud:
+            if not self._open:
+                self.inner.reset()
+                for before in self._warm:
+                    self.inner.prob(before)
+                self._warm.clear()
+            self._open = self._hold
+        elif self._open:
+            self._open -= 1
+        if not self._open and not loud:
+            self._warm.append(x)
+            return 0.0
+        self.asked += 1
+        return self.inner.prob(x)
+
+    def reset(self) -> None:
+        """The ear starts afresh (after the judge spoke): the detector's state goes, the room's floor stays."""
+        self.inner.reset()
+        self._open = 0
+        self._warm.clear()
+
+
+def make_vad(name: str = "silero", *, gate: bool = True) -> Vad:
+    """The detector `name`; Silero behind its energy gate unless `gate` is False (WebRTC's is cheap)."""
     if name == "silero":
-        return SileroVad()
+        return EnergyGate(SileroVad()) if gate else SileroVad()
     if name == "webrtc":
         return WebrtcVad()
     raise ValueError(f"unknown voice-activity detector {name!r}: choose silero or webrtc")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import TypedDict
 
 import numpy as np
 
@@ -32,6 +33,13 @@ from narrator.listen.vad import Endpointer
 
 ECHO_TAIL_S = 0.35
 """s. Default echo tail after the judge's last sample (a living room's reverberation, plus output latency)."""
+
+
+class VoiceOptions(TypedDict, total=False):
+    """VoiceEar's keyword options, as an ear built on it passes them on (MicEar, FileEar)."""
+
+    tail_s: float
+    clock: Callable[[], float]
 
 
 class VoiceEar(QueueEar):

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import wave
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Unpack
 
 import numpy as np
 
 from narrator.engine.prompts import Prompt
 from narrator.listen.base import Context, Heard, Source
 from narrator.listen.recognizer import SAMPLE_RATE
-from narrator.listen.voice import VoiceEar
+from narrator.listen.voice import VoiceEar, VoiceOptions
+
+if TYPE_CHECKING:
+    from narrator.listen.grammar import Grammar
+    from narrator.listen.recognizer import Recognizer
+    from narrator.listen.vad import Endpointer
 
 
 class AudioFileError(Exception):
@@ -44,8 +49,9 @@ def read_wav(path: Path) -> np.ndarray:
 class FileEar(VoiceEar):
     source: Source = "file"
 
-    def __init__(self, samples: np.ndarray | Path, *args: Any, block_s: float = 0.064, **kw: Any) -> None:
-        super().__init__(*args, **kw)
+    def __init__(self, samples: np.ndarray | Path, recognizer: Recognizer, grammar: Grammar, endpointer: Endpointer,
+                 *, block_s: float = 0.064, **kw: Unpack[VoiceOptions]) -> None:
+        super().__init__(recognizer, grammar, endpointer, **kw)
         self.samples = read_wav(samples) if isinstance(samples, Path) else samples
         self.pos = 0
         self.block = int(block_s * SAMPLE_RATE)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from narrator.common.clock import Clock, SystemClock
 from narrator.session.journal import FileStore, JournalStore, MemoryStore
@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from narrator.audio.beds import SoundBank
     from narrator.audio.mixer import Mixer
     from narrator.audio.playback import Player
+    from narrator.listen.base import QueueEar
     from narrator.listen.first import First
+    from narrator.listen.text import Typed
     from narrator.voice import Speaker
 
 
@@ -66,7 +68,7 @@ def player(device: str | None, host_device: str | None = None, *, seed: int | No
 
 
 def ear(inputs: Sequence[str], *, mic: str | None = None, model: Path | None = None, pack: str = "zh",
-        judge_name: str | None = None, max_seat: int = 18, stdin: Any = None,
+        judge_name: str | None = None, max_seat: int = 18, stdin: Typed | None = None,
         cache_dir: Path | None = None, keypad: str = "auto", drop_forms: str = "") -> First:
     """Every input in `inputs` ("voice", "keypad", "text"), started; the first complete answer wins.
     Keys and typed text alone never import the speech decoder. The speech model (`model`, default the
@@ -81,7 +83,7 @@ def ear(inputs: Sequence[str], *, mic: str | None = None, model: Path | None = N
         from narrator.listen.keypad import KeypadEar
         from narrator.listen.text import TextEar
 
-        ears: list[Any] = [KeypadEar(device=keypad)] if "keypad" in inputs else []
+        ears: list[QueueEar] = [KeypadEar(device=keypad)] if "keypad" in inputs else []
         if "text" in inputs:
             ears.append(TextEar(stdin or sys.stdin))
         return First(ears)  # ValueError when `inputs` names none of them

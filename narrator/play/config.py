@@ -27,9 +27,9 @@ read by `play`, `resume` and `doctor`. Command-line options override it.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
 
 from narrator.common.paths import config_path
 
@@ -118,7 +118,7 @@ class Config:
         return cls.from_dict(data, path)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], path: Path | None = None) -> Config:
+    def from_dict(cls, data: Mapping[str, object], path: Path | None = None) -> Config:
         where = str(path) if path else "config"
         out = cls(path=path)
         sections: dict[str, Audio | VoiceCfg | GameCfg | WebCfg] = {"audio": out.audio, "voice": out.voice,
@@ -172,7 +172,7 @@ class Config:
             if not ok:
                 raise ConfigError(f"{where}: voice.{key} must be a number from {low:g} to {high:g}, not {raw!r}")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, dict[str, object]]:
         return {"audio": asdict(self.audio), "voice": asdict(self.voice), "game": asdict(self.game),
                 "web": asdict(self.web)}
 

@@ -67,7 +67,7 @@ def where_text(script: Script, place: Place) -> str:
     """Where a saved game stopped, for `narrator games` and the panel: "第二天白天，正在放逐投票"."""
     if place.prompt is None:
         return "—"
-    return "".join(where_pieces(script, place))
+    return "".join(str(piece) for piece in where_pieces(script, place))
 
 
 def message(script: Script, key: str, **values: str) -> Line:

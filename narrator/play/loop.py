@@ -256,6 +256,7 @@ class Live:
         ear.follow(self.mouth.playing)  # deaf to every line and cue the device plays, whoever said it
         dialogue = Dialogue(self.game, ear, self.say_line, self.clock or SystemClock(), self.config)
         ear.dialogue = dialogue
+        dialogue.moved = lambda: self.view.update(self.game)  # 撤销: the panel shows the question asked again
         conductor = self.mouth.conductor
         if conductor is not None:  # past the bound the table hears "请稍等" while the host is waited for
             conductor.please_wait = conductor.please_wait or self.script.line("events", "please_wait")

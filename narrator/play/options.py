@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any
 
 from narrator.engine.roles import Role
 from narrator.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Setup, SetupError
@@ -35,7 +34,11 @@ def parse_role_list(spec: str) -> dict[str, int]:
     return dict(out)
 
 
-def parse_rule_value(text: str) -> Any:
+RuleValue = bool | int | float | str | list[str]
+"""A rule's value as typed at `--rule` (checked by `Rules.with_overrides`)."""
+
+
+def parse_rule_value(text: str) -> RuleValue:
     """A rule's value as typed: true/false, an integer, a decimal, a comma list (night_order), or a word."""
     low = text.strip().lower()
     if low in ("true", "yes", "on"):
@@ -51,9 +54,9 @@ def parse_rule_value(text: str) -> Any:
     return text.strip()
 
 
-def parse_rules(items: list[str]) -> dict[str, Any]:
+def parse_rules(items: list[str]) -> dict[str, RuleValue]:
     """["witch_self_save=first_night", "sheriff=false"] → {...}; keys and values are checked by `Rules`."""
-    out: dict[str, Any] = {}
+    out: dict[str, RuleValue] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():

@@ -24,16 +24,20 @@ import logging
 import re
 import socket
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from narrator.common.zh import to_script
 from narrator.play import store
 from narrator.session.journal import JournalError
+
+if TYPE_CHECKING:
+    from zeroconf import ServiceInfo, Zeroconf
 
 log = logging.getLogger("narrator.serve")
 
@@ -173,7 +177,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _refuse
 
-    def log_message(self, format: str, *args: Any) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         return None  # a page seen is no event of the device's log
 
 
@@ -194,7 +198,7 @@ class Web:
     lang: str = "zh-Hans"
     announce: bool = True
     server: RecapServer | None = None
-    _zeroconf: Any = None
+    _zeroconf: tuple[Zeroconf, ServiceInfo] | None = None
     _thread: threading.Thread | None = None
     _announcer: threading.Thread | None = None
 
@@ -282,7 +286,7 @@ class Web:
             self.server = None
 
 
-def _quietly(call: Any) -> None:
+def _quietly(call: Callable[[], object]) -> None:
     with contextlib.suppress(Exception):
         call()
 

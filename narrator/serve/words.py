@@ -23,7 +23,6 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from functools import cache
-from typing import Any
 
 from narrator.common.numbers import chinese_number
 from narrator.common.zh import to_hans
@@ -105,10 +104,11 @@ class RulePhrase:
     key: str
     """The `house_rules` key ("witch_self_save.always"): what the judge says back."""
     switch: str
-    value: Any
+    value: object
+    """The switch's value (`_value`): a bool, a number, a word, a night order."""
 
 
-def _value(switch: str, raw: str) -> Any:
+def _value(switch: str, raw: str) -> object:
     """A `house_rules` key's value as the switch holds it."""
     default = {f.name: f.default for f in fields(Rules)}[switch]
     if isinstance(default, bool):

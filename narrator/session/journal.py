@@ -41,7 +41,7 @@ import logging
 import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from narrator.engine.answers import (
     Answer,
@@ -269,6 +269,10 @@ class Loaded:
     nothing yet (no mark: not even the opening). None for a format 1 journal (it has no marks)."""
     sum: str = ""
     """The last line's checksum: the next line chains on it ("" in format 1)."""
+    told: list[tuple[list[tuple[str, Answer]], int]] = field(default_factory=list)
+    """For each undo that took back an answer the table had heard past (below a said mark): the answers that
+    stood at that mark and the mark's n. The table heard that game's lines up to the question for answer n;
+    a resume says none of them again where the game still says the same (`Session.resume`)."""
 
 
 class Chain:
@@ -298,7 +302,7 @@ class Chain:
         """The line last encoded is stored: the next one chains on it."""
         self.last = self._pending
 
-    def _line(self, record: dict[str, Any]) -> bytes:
+    def _line(self, record: dict[str, object]) -> bytes:
         if self.format >= 2:
             self._pending = checksum(self.last, record)
             record = {**record, "sum": self._pending}
@@ -311,7 +315,7 @@ _SUMMED = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", 
 """The JSON a checksum is taken over: keys sorted, compact."""
 
 
-def checksum(previous: str, record: dict[str, Any]) -> str:
+def checksum(previous: str, record: dict[str, object]) -> str:
     """The chained checksum of `record` (without its own sum) after the line whose sum is `previous`."""
     body = _SUMMED.encode(record)
     return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()[:16]
@@ -342,6 +346,7 @@ def load(store: JournalStore) -> Loaded:
     first = _json(name, 1, raw[0])
     header = _header(name, first)
     fmt = first[MAGIC]
+    assert isinstance(fmt, int)  # _header checked it
     last = _chained(name, 1, first, "", fmt)
     if fmt < 2:
         warnings.append(f"{name}: journal format {fmt} has no checksums (an edit cannot be detected) and no "
@@ -349,18 +354,21 @@ def load(store: JournalStore) -> Loaded:
     answers: list[tuple[str, Answer]] = []
     lines: list[int] = []
     heard: tuple[int, bool] | None = (-1, False) if fmt >= 2 else None
+    told: list[tuple[list[tuple[str, Answer]], int]] = []
     for i, text in enumerate(raw[1:], start=2):
         record = _json(name, i, text)
         last = _chained(name, i, record, last, fmt)
         keys = set(record) - {"sum"}
         if keys == {"undo"}:
-            n = record["undo"]
-            if not answers or n != len(answers) - 1:
-                raise JournalError(name, i, f"undo {n!r} does not take back the last answer ({len(answers) - 1})")
+            n, taken = record["undo"], len(answers) - 1
+            if not answers or n != taken:
+                raise JournalError(name, i, f"undo {n!r} does not take back the last answer ({taken})")
+            if heard is not None and heard[1] and heard[0] >= taken:
+                told.append((list(answers), heard[0]))
             answers.pop()
             lines.pop()
-            if heard is not None and heard[0] >= n:  # the taken-back answer's question is asked again
-                heard = (n, False)
+            if heard is not None and heard[0] >= taken:  # the taken-back answer's question is asked again
+                heard = (taken, False)
             continue
         if keys == {"said"} and fmt >= 2:
             if record["said"] != len(answers):
@@ -380,10 +388,10 @@ def load(store: JournalStore) -> Loaded:
             raise JournalError(name, i, str(exc)) from None
         answers.append((record["kind"], answer))
         lines.append(i)
-    return Loaded(header, answers, lines, size, warnings, fmt, heard, last)
+    return Loaded(header, answers, lines, size, warnings, fmt, heard, last, told)
 
 
-def _chained(name: str, line: int, record: dict[str, Any], previous: str, fmt: int) -> str:
+def _chained(name: str, line: int, record: dict[str, object], previous: str, fmt: int) -> str:
     """The line's checksum, checked against the chain (format 2); "" in format 1."""
     if fmt < 2:
         if "sum" in record:
@@ -400,9 +408,9 @@ def _chained(name: str, line: int, record: dict[str, Any], previous: str, fmt: i
     return got
 
 
-def _json(name: str, line: int, text: bytes) -> dict[str, Any]:
+def _json(name: str, line: int, text: bytes) -> dict[str, object]:
     try:
-        record = json.loads(text.decode("utf-8"))
+        record: object = json.loads(text.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise JournalError(name, line, f"not a JSON line ({exc})") from None
     if not isinstance(record, dict):
@@ -410,7 +418,7 @@ def _json(name: str, line: int, text: bytes) -> dict[str, Any]:
     return record
 
 
-def _header(name: str, record: dict[str, Any]) -> Header:
+def _header(name: str, record: dict[str, object]) -> Header:
     version = record.get(MAGIC)
     if not isinstance(version, int) or isinstance(version, bool):
         raise JournalError(name, 1, "not a narrator journal (no format number in the first line)")
@@ -435,15 +443,15 @@ def _header(name: str, record: dict[str, Any]) -> Header:
 # ---- the set-up -----------------------------------------------------------------------------------------
 
 
-def encode_setup(setup: Setup) -> dict[str, Any]:
-    rules: dict[str, Any] = {}
+def encode_setup(setup: Setup) -> dict[str, object]:
+    rules: dict[str, object] = {}
     for f in fields(Rules):
         value = getattr(setup.rules, f.name)
         rules[f.name] = list(value) if isinstance(value, tuple) else value
     return {"players": setup.players, "deck": [r.value for r in setup.deck], "rules": rules}
 
 
-def decode_setup(data: Any) -> Setup:
+def decode_setup(data: object) -> Setup:
     """The set-up back, checked as a new game's would be (Setup.build); switches missing from an older
     journal take their defaults."""
     if not isinstance(data, dict) or set(data) != {"players", "deck", "rules"}:
@@ -470,9 +478,9 @@ def decode_setup(data: Any) -> Setup:
 # ---- answers --------------------------------------------------------------------------------------------
 
 
-def encode(answer: Answer) -> dict[str, Any]:
+def encode(answer: Answer) -> dict[str, object]:
     """One answer as a JSON object, tagged with its slug (`ANSWER_SLUGS`)."""
-    out: dict[str, Any] = {"type": ANSWER_SLUGS[type(answer)]}
+    out: dict[str, object] = {"type": ANSWER_SLUGS[type(answer)]}
     if isinstance(answer, Seats):
         out["seats"] = list(answer.seats)
     elif isinstance(answer, YesNo):
@@ -501,7 +509,7 @@ _FIELDS: dict[str, set[str]] = {
 }  # fmt: skip
 
 
-def decode(data: Any) -> Answer:
+def decode(data: object) -> Answer:
     """An answer back from its JSON object; ValueError says what is wrong."""
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ValueError("an answer is an object with a type")
@@ -542,20 +550,22 @@ def decode(data: Any) -> Answer:
     return Direction(side)
 
 
-def _int(value: Any, what: str) -> int:
+def _int(value: object, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise ValueError(f"{what} must be an integer, not {value!r}")
     return value
 
 
-def _list(value: Any, what: str) -> list[Any]:
+def _list(value: object, what: str) -> list[object]:
     if not isinstance(value, list):
         raise ValueError(f"{what} must be a list, not {value!r}")
     return value
 
 
-def _role(value: Any) -> Role:
+def _role(value: object) -> Role:
     try:
+        if not isinstance(value, str):
+            raise ValueError
         return Role(value)
     except ValueError:
         raise ValueError(f"unknown card {value!r}") from None

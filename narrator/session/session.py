@@ -28,7 +28,7 @@ said mark again and asks every 过 owed since then again.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -163,6 +163,9 @@ class Session:
         self._nd: tuple[int, int] | None = None  # night and day as the lines taken so far said (None: none taken)
         self._place: Prompt | None = None  # the last question taken (None: none yet)
         self._nd_pending: tuple[int, int] | None = None  # a night fallen or a day broken, not heard yet
+        self._table: list[Line] = []  # every table line taken (or heard before a resume), in order
+        self._told: list[tuple[str, str]] = []  # table lines heard past an undo's cut, not to be said again
+        self._reasked: Prompt | None = None  # the prompt asked again after 撤销, until its lines are taken
 
     @classmethod
     def resume(cls, store: JournalStore) -> Session:
@@ -190,13 +193,31 @@ class Session:
             self._catch_up(game, asked)
         else:
             self._replay_unheard(game, *loaded.heard, asked)
+        self._told_before(loaded.told)
         self._end_owed = game.prompt is None and self._seen < len(game.journal)
         return self
+
+    def _told_before(self, told: list[tuple[list[tuple[str, Answer]], int]]) -> None:
+        """Resume after a 撤销 that took back what the table had heard past: the table lines it heard then
+        (the game as it stood at that said mark) that the game now still says alike, ahead of the lines it
+        has heard since, are not said again (`_untold`) — the longest such past of the undos journaled."""
+        best: list[tuple[str, str]] = []
+        table = [(line.key, line.text) for line in self._table]
+        for answers, n in told:
+            asked: list[tuple[int, Prompt]] = []
+            then = Game.replay(self.setup, self.seed, answers, asked)
+            heard = [(line.key, line.text) for _, lines in self._heard_groups(then, n, True, asked)
+                     for line in lines if line.to == "all"]
+            if len(heard) > len(table) + len(best) and heard[:len(table)] == table:
+                best = heard[len(table):]
+        self._told = best
+        if best:
+            self._reasked = self.game.prompt
 
     def _catch_up(self, game: Game, asked: list[tuple[int, Prompt]]) -> None:
         """Continue from `game` as if every line up to its prompt had been said (`asked`: see `_asked_at`)."""
         self._start(game)
-        self._follow_heard(game, len(game.answers), True, asked)
+        self._follow_resumed(game, list(self._heard_groups(game, len(game.answers), True, asked)))
         self._shadow = State.fold(game.journal)
         self._seen = len(game.journal)
         self._nd = (self._shadow.night, self._shadow.day)
@@ -206,7 +227,7 @@ class Session:
         (and that question too, when `question_heard`; n = -1: nothing, not even the opening): the lines
         after it are still to be taken, each answered prompt's lines in its place (`asked`: see `_asked_at`)."""
         self._start(game)
-        self._follow_heard(game, n, question_heard, asked)
+        self._follow_resumed(game, list(self._heard_groups(game, n, question_heard, asked)))
         self._seen = _asked_at(game, asked, n)[0] if n >= 0 else 0
         self._shadow = State.fold(game.journal[: self._seen])
         self._nd = (self._shadow.night, self._shadow.day)
@@ -267,6 +288,32 @@ class Session:
             self._held += out
             out = self._release()
         self._follow_place(out)
+        return self._untold(out)
+
+    def _untold(self, out: list[_Group]) -> list[_Group]:
+        """The groups as the table hears them: a table line it heard already before a 撤销 (`undo`), said
+        again in the same place, is not said again — the table hears nothing twice, and nothing of the
+        correction; the re-asked question's own table lines (by day "发言结束，请大家举手投票。") go to the
+        host alone, as a short host line, so he hears what he is asked. From the first table line that
+        differs (by day, an answer changed: "二号被放逐出局") the table hears every line again."""
+        for i, (what, lines) in enumerate(out):
+            if not self._told and not any(line.to == "all" for line in lines):
+                continue
+            kept: list[Line] = []
+            for line in lines:
+                if line.to == "all":
+                    self._table.append(line)
+                    if self._told and self._told[0] == (line.key, line.text):
+                        self._told.pop(0)
+                        if what is not self._reasked:
+                            continue
+                        line = line.replaced(to="host", pause="short", words=0, public_ask=False)
+                    else:
+                        self._told.clear()
+                kept.append(line)
+            out[i] = (what, tuple(kept))
+            if what is self._reasked:
+                self._reasked = None
         return out
 
     def _follow_place(self, out: list[_Group]) -> None:
@@ -329,12 +376,22 @@ class Session:
             wait[1] += 1
         return False
 
-    def _follow_heard(self, game: Game, n: int, question_heard: bool, asked: list[tuple[int, Prompt]]) -> None:
-        """Resume: follow the words of the table lines the table heard before the mark (`_replay_unheard`'s
-        n and question_heard), so a 过 the host owes after the mark is asked again."""
-        for what, lines in self._heard_groups(game, n, question_heard, asked):
+    def _follow_heard(self, groups: Iterable[_Group]) -> None:
+        """Resume: follow the words of the table lines the table heard before the mark (`_heard_groups` of
+        `_replay_unheard`'s n and question_heard), so a 过 the host owes after the mark is asked again; and
+        note those lines as the table's (`_table`)."""
+        for what, lines in groups:
+            self._table += (line for line in lines if line.to == "all")
             if self._ack_due(what, lines):  # a 过 was asked (and answered) before them: the wait closed, and
                 self._ack_due(what, lines)  # these lines' own words are followed from here, as _release does
+
+    def _follow_resumed(self, game: Game, groups: list[_Group]) -> None:
+        """`_follow_heard` for a resume: the question asked now, heard already, is said again (take), and
+        noted as the table's then — once."""
+        self._follow_heard(groups)
+        if groups and groups[-1][0] is game.prompt:
+            again = sum(line.to == "all" for line in groups[-1][1])
+            del self._table[len(self._table) - again:]
 
     def _heard_groups(self, game: Game, n: int, question_heard: bool,
                       asked: list[tuple[int, Prompt]]) -> Iterator[_Group]:
@@ -496,7 +553,8 @@ class Session:
 
     def undo(self) -> bool:
         """Take back the last accepted answer (False if there is none). The next take_lines() says the
-        re-asked prompt's lines again."""
+        re-asked prompt's lines again — its table lines, and every table line after them the table heard
+        already, to the host alone (`_untold`)."""
         if not self.game.answers:
             return False
         n = len(self.game.answers) - 1
@@ -531,6 +589,11 @@ class Session:
         self._asked = [a for a in self._asked if a[0] < n]
         asked: list[tuple[int, Prompt]] = []  # where each answer left was asked (for the 过s owed, below)
         self.game = self.game.undo(asked)
+        groups = list(self._heard_groups(self.game, len(self.game.answers), True, asked))  # up to the re-asked
+        before = sum(line.to == "all" for _, lines in groups[:-1] for line in lines)  # … prompt's own lines
+        self._told[:0] = [(line.key, line.text) for line in self._table[before:]]
+        del self._table[before:]
+        self._reasked = self.game.prompt
         self._said = False
         self._marked = -1
         self._ack, self._held, self._wait, self._again = None, [], None, None
@@ -539,8 +602,9 @@ class Session:
         if self._seen > len(self.game.journal):  # lines after the cut were said: the state goes back too
             self._shadow, self._seen = State.fold(self.game.journal), len(self.game.journal)
         if self.acks:  # the host's words owed stand as when the re-asked prompt was first asked, 过s included
-            self._follow_heard(self.game, len(self.game.answers), True, asked)
-            self._again = self.game.prompt
+            table, self._table = self._table, []
+            self._follow_heard(groups)
+            self._table, self._again = table, self.game.prompt
 
     def close(self) -> None:
         if self.store is not None:

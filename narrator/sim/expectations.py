@@ -9,7 +9,6 @@ import difflib
 import functools
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 PHASE = re.compile(r"^(night|day)[1-9]\d*$")
 NIGHT = re.compile(r"^night[1-9]\d*$")
@@ -48,7 +47,7 @@ def answer_problems(kinds: Iterable[str]) -> Iterator[str]:
             yield f"answer {number}: {why}"
 
 
-def _seat_problem(where: str, value: Any, players: int, allow_null: bool = False) -> str | None:
+def _seat_problem(where: str, value: object, players: int, allow_null: bool = False) -> str | None:
     if value is None and allow_null:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
@@ -59,7 +58,7 @@ def _seat_problem(where: str, value: Any, players: int, allow_null: bool = False
     return None
 
 
-def _seats_problem(where: str, value: Any, players: int) -> str | None:
+def _seats_problem(where: str, value: object, players: int) -> str | None:
     if value is None:
         return None
     if not isinstance(value, list):
@@ -72,7 +71,7 @@ def _seats_problem(where: str, value: Any, players: int) -> str | None:
     return None
 
 
-def expect_problems(expect: dict[str, Any], players: int) -> Iterator[str]:
+def expect_problems(expect: dict[str, object], players: int) -> Iterator[str]:
     """What is wrong in `expect` (keys are checked by the loader): types, camps, kinds, phases, seats."""
     from narrator.engine.roles import Camp
 

@@ -74,7 +74,7 @@ class Scenario:
         return cls.from_dict(data, name=path.stem)
 
     @classmethod
-    def from_dict(cls, data: Any, name: str = "") -> Scenario:
+    def from_dict(cls, data: object, name: str = "") -> Scenario:
         if not isinstance(data, dict):
             raise ScenarioError("a scenario is a mapping with preset/roles, answers and expect")
         keys = {"preset", "roles", "rules", "seats", "seed", "answers", "expect", "title", "notes", "lang"}
@@ -115,7 +115,7 @@ class Scenario:
         return cls(setup, deal, seed, answers, expect, name, lang)
 
 
-def _deal(setup: Setup, seats: Any, seed: int) -> Deal:
+def _deal(setup: Setup, seats: object, seed: int) -> Deal:
     if seats is None:
         return Deal.shuffle(setup, random.Random(seed))
     if not isinstance(seats, list) or len(seats) != setup.players:

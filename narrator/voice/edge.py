@@ -12,7 +12,7 @@ import asyncio
 import concurrent.futures
 import re
 from collections.abc import Coroutine, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from narrator.voice.base import Audio, VoiceError, VoiceSettings, VoiceUnavailable
 from narrator.voice.pcm import decode_mp3, decode_mp3s
@@ -147,7 +147,7 @@ def describe_failure(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
-def _run(coro: Coroutine[Any, Any, _T]) -> _T:
+def _run(coro: Coroutine[object, None, _T]) -> _T:
     """Run a coroutine to completion from sync code, even if this thread already runs an event loop."""
     try:
         asyncio.get_running_loop()

@@ -169,16 +169,61 @@ def test_a_vote_misread_twice_is_offered_one_seat_at_a_time_and_taken_on_yes() -
 
 
 def test_what_is_not_understood_during_an_offer_gets_the_offer_again() -> None:
-    """While "是七号吗？" waits for 对 / 不对, a reading that means nothing ("四号 确认 不对 没有": his 不对 with
-    the room's noise) is asked the offer again — not the question's own refusal, which asks for a whole answer
+    """While "是七号吗？" waits for 对 / 不对, a reading that means nothing ("四号 是 没有": the room's noise) is
+    asked the offer again — not the question's own refusal, which asks for a whole answer
     the ear is not listening for."""
     session, deal = table()
     auto_until(session, deal, "wolves.kill")
     offer = "是四号吗？说对或不对，也可以在键盘上按4和回车。"  # the seat heard first
-    script: list[Step] = [voice(("四号 是", 100.0)), voice(("是 是", 100.0)), voice(("四号 确认 不对 没有", 100.0)),
+    script: list[Step] = [voice(("四号 是", 100.0)), voice(("是 是", 100.0)), voice(("四号 是 没有", 100.0)),
                           voice(("不对", 100.0)), voice(("确认", 100.0))]
     d, _, said = dialogue(session, script)
     assert isinstance(d.answer(), Accepted), said.host()
     host = said.host()
     assert host[host.index(offer):] == [offer, offer, "是一号吗？说对或不对，也可以在键盘上按1和回车。"]
     assert session.answers[-1] == ("wolves.kill", Seats((1,)))
+
+
+def test_offers_skip_the_seats_the_game_would_refuse() -> None:
+    """At the idiot's identification the seats already known (the wolves 1, 4, 8, 11, the seer 3, the witch 5,
+    the hunter 7) are never offered: 对 to one could only be refused."""
+    session, deal = table()
+    auto_until(session, deal, "idiot.identify", {"wolves.kill": "二号", "witch.save": "不救", "witch.poison": "没有",
+                                                 "seer.check": "一号"})
+    script: list[Step] = [voice(("是", 100.0)), voice(("是 是", 100.0)), voice(("不对", 100.0)),
+                          voice(("不对", 100.0)), voice(("不对", 100.0)), voice(("确认", 100.0))]
+    d, _, said = dialogue(session, script)
+    assert isinstance(d.answer(), Accepted), said.host()
+    offered = [x for x in said.host() if x.startswith("是")]
+    assert [x[:x.index("吗")] for x in offered] == ["是二号", "是六号", "是九号", "是十号"]
+    assert session.answers[-1] == ("idiot.identify", Seats((10,)))
+
+
+def test_a_deny_heard_with_noise_is_a_deny_never_a_yes() -> None:
+    """The room reads 아니야 (不对) as "确认 不对": at an offer 不对 with anything around it declines the seat, at
+    a read-back a reading of 对 and 不对 alone drops the answer — 不对 wins, as it can only cost a question."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    script: list[Step] = [voice(("四号", 100.0)), voice(("确认 不对", 100.0)), voice(("是", 100.0)),
+                          voice(("四号 确认 不对", 100.0)), voice(("确认", 100.0))]
+    d, _, said = dialogue(session, script)
+    assert isinstance(d.answer(), Accepted), said.host()
+    assert said.host() == ["四号，对吗？", "好，请重新回答。", "没听清座位号，请再说一遍。",
+                           "是一号吗？说对或不对，也可以在键盘上按1和回车。",
+                           "是二号吗？说对或不对，也可以在键盘上按2和回车。"]
+    assert session.answers[-1] == ("wolves.kill", Seats((2,)))
+
+
+def test_a_silent_host_at_an_offer_hears_the_offer_again_not_the_question() -> None:
+    """The room, seed 5: "是八号吗？" got no answer the ear heard, the question was asked again, the host gave
+    his whole answer ("九号出局") and the ear, listening for 对 / 不对, read it as 对 — 八号 was exiled. While an
+    offer waits, the reminder is the offer."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    offer = "是一号吗？说对或不对，也可以在键盘上按1和回车。"
+    d, _, said = dialogue(session, [voice(("是", 100.0)), voice(("是 是", 100.0)), None, None, "不对", "确认"],
+                          ask_again_s=20, remind_s=8)
+    assert isinstance(d.answer(), Accepted)
+    host = said.host()
+    assert host[host.index(offer):] == [offer, offer, offer, "是二号吗？说对或不对，也可以在键盘上按2和回车。"]
+    assert "狼人刀了谁？空刀请说空刀。" not in host[host.index(offer):]

@@ -1,6 +1,7 @@
 """撤销 does not lose the host's 过 (narrator/judge/host_words.py): after an answer is taken back and given
-again, the table hears the same lines and the host is asked for 过 at the same steps as if it had never been
-taken back — so a slow host is waited for alike whoever is alive, before and after his 撤销 (fair play).
+again, the table hears the same lines, each once, and the host is asked for 过 at the same steps as if it had
+never been taken back (once more where he walks a step again after 撤销) — so a slow host is waited for alike
+whoever is alive, before and after his 撤销 (fair play), and the table hears nothing of the correction.
 
 Every preset, a random legal host (`AutoHost`), the Session driven as the live loop drives it (`take`, the
 host's 过 answered); 撤销 at each of night 1's answers, said at once ("early") or after the next lines were
@@ -48,17 +49,15 @@ def heard(name: str, answers: int, undo_at: int | None = None, *, late: bool = F
             assert type(session.submit("过")).__name__ == "Accepted"
             continue
         answer = host.answer(session.game, prompt)
-        before = len(out)
         session.submit(answer)
         given += 1
         if given == undo_at:
             if late:
                 take()  # the next lines were heard: the host says 撤销 at the next question or 过
             assert session.undo()
-            take()  # the question said again
-            del out[before:]  # … which the uninterrupted game did not say: compared from the answer on
+            take()  # the question asked again: to the host alone (the table heard it)
             session.submit(answer)
-    return out
+    return [word for i, word in enumerate(out) if word != "过" or out[i - 1:i] != ["过"]]  # a 过 asked again
 
 
 def night_one(name: str) -> range:

@@ -150,6 +150,18 @@ class GameRun:
                  and "十五秒" not in x and "时间到" not in x and READ_BACK not in x]
         return self.unprompted(extra)
 
+    def speech_lengths(self) -> list[tuple[str, float]]:
+        """Each speech the judge called ("请七号发言。") and the s until his next table line: the timer's end
+        (SPEECH_SECONDS after the call was said) or an early one — a player's 过, or the cue, taken for the
+        host's command. The timer's own lines (还剩十五秒, 时间到) are played, not printed."""
+        table = [(t, x) for t, x in self.printed if x.startswith("🔊")]
+        out = []
+        for t, x in table:
+            if calls(x):
+                later = [u for u, _ in table if u > t]
+                out.append((x, (later[0] if later else float("inf")) - t))
+        return out
+
     def said(self, text: str) -> int:
         return sum(1 for _, line in self.printed if text in line)
 
@@ -330,8 +342,8 @@ def reply_to(line: str, words: str) -> str | None:
     if READ_BACK in line:
         if read_back_right(line, words):
             return "确认"
-        one = [s for s in said if _SEAT.fullmatch(words.replace("出局", "").replace("法官", "").strip())]
-        return one[0] if one else "不对"
+        one = _SEAT.fullmatch(words.replace("出局", "").replace("法官", "").strip()) is not None
+        return words if one else "不对"  # "九号出局" at a vote: a bare seat is no vote's answer
     if (m := CHOICE.search(line)) is not None:
         right = [s for s in (m["a"], m["b"]) if s in said]
         return right[0] if len(right) == 1 else None
