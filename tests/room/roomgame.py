@@ -38,6 +38,8 @@ from narrator.session.session import Session
 from narrator.sim.scenario import Output, Run, Scenario
 
 SPEECH_KINDS = ("speech.end", "last_words.end")
+SPEECH_CALL = re.compile("请[一二三四五六七八九十]+号(?:发言|发表遗言)")
+"""The judge's call of one speech (not "发言结束，请大家举手投票")."""
 REPLY_S = 8.0
 """s after the host's utterance ended within which what the ear reports, and the judge's reply, answer it
 (the ear decides within 1.5 s of his last word even on a busy machine: printed.log)."""
@@ -157,7 +159,7 @@ class GameRun:
         table = [(t, x) for t, x in self.printed if x.startswith("🔊")]
         out = []
         for t, x in table:
-            if calls(x):
+            if SPEECH_CALL.search(x):
                 later = [u for u, _ in table if u > t]
                 out.append((x, (later[0] if later else float("inf")) - t))
         return out

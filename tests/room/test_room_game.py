@@ -26,7 +26,7 @@ from narrator.play.store import all_games
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(os.environ.get("NARRATOR_ROOM_GAME") != "1",
-                                 reason="NARRATOR_ROOM_GAME=1: the Korean stand-in cannot read the seats")]
+                                 reason="NARRATOR_ROOM_GAME=1: 15–20 minutes a seed (docs/benchmarks.md)")]
 
 SEEDS = [int(s) for s in os.environ.get("NARRATOR_ROOM_SEEDS", "3").split(",")]
 
