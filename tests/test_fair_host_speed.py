@@ -63,12 +63,14 @@ def timed(path: Path, host_s: float) -> Timed:
 
 
 def timed_with(said: Callable[[Line], np.ndarray], path: Path, host_s: float | Callable[[str, str], float],
-               lang: str = "zh-Hans") -> Timed:
+               lang: str = "zh-Hans", wrong: int | Callable[[str], int] = 0) -> Timed:
     """The table's lines (start s, text, phase) and the host's texts, the host answering after `host_s`
-    (or after `host_s(phase, kind)` s: a host whose speed changes during the game, or with the question)."""
+    (or after `host_s(phase, kind)` s: a host whose speed changes during the game, or with the question),
+    after `wrong` (or `wrong(kind)`) words the judge does not understand at every prompt, each as slow."""
     conductor = Conductor(None, FakeClock(), said, seed=3)
     speed = host_s if callable(host_s) else (lambda phase, kind: host_s)
-    output = conduct(Scenario.load(path), conductor, lang, answer_s=lambda kind: speed(conductor.phase, kind))
+    output = conduct(Scenario.load(path), conductor, lang, answer_s=lambda kind: speed(conductor.phase, kind),
+                     wrong=wrong if callable(wrong) else (lambda kind: wrong))
     assert output.code == 0, output.message
     conductor.settle()
     table = tuple((p.start_s, p.line.text, p.phase) for p in conductor.timeline if p.line.to == "all")

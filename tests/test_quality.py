@@ -125,7 +125,7 @@ ANY_ALLOWED: dict[str, tuple[int, str]] = {
     "narrator/judge/script.py": (3, f"the script's YAML catalogue, walked by key: {TO_TYPE}"),
     "narrator/listen/calibrate.py": (1, f"a vosk Model: {UNTYPED}"),
     "narrator/listen/evkeys.py": (4, f"an evdev InputDevice: {UNTYPED}"),
-    "narrator/listen/measure.py": (3, f"a vosk Model: {UNTYPED}; the phrase file's YAML, a reading: {TO_TYPE}"),
+    "narrator/listen/measure.py": (1, f"a vosk Model: {UNTYPED}"),
     "narrator/listen/mic.py": (5, f"sounddevice's module, its stream and its CFFI callback arguments: {UNTYPED}"),
     "narrator/listen/recognizer.py": (8, f"vosk's Model and KaldiRecognizer and the JSON they return: {UNTYPED}"),
     "narrator/listen/setup.py": (1, f"a vosk Model: {UNTYPED}"),

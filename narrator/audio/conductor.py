@@ -9,7 +9,8 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   (`night1:` classes on night 1). The table never waits for host audio.
 - A **host** line starts when it is said, once the host channel is free, and never before the table line
   that precedes it in the judge's order has finished (a host line cannot run ahead of the table). Host
-  pauses are drawn from the host's own stream.
+  pauses are drawn from the host's own streams, a new one after each table line (so a secret host line
+  before a table line never moves the pauses of the host lines after it).
 - `ready()` waits until both channels have said everything (the host heard his question, the table heard
   its line); the host's answer comes after it. At night the table's hold runs on meanwhile, so a quick
   answer, a slow one (within the hold) and a dead role's step all sound the same: a step closes no
@@ -17,26 +18,33 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
 - **The host's words** (`host_words:` in pacing.yaml): after a table line that may hide secret questions
   to the host (`Line.words`, counted by the judge from public facts in narrator/judge/host_words.py: a
   night step's question, an exile, a skill call, an explosion, a vote's call in a deck with lovers), the
-  next table line also waits `words × (word_s + answer time)` from that line's end, whether or not the
+  next table line also waits `words × (word_s + the host's time)` from that line's end, whether or not the
   host was asked. The answer time is the host's own, measured only at questions every game asks alike
-  (`Line.public_ask`: the wolves', night 1's identifications without a thief; from `ready()` to the next
-  line said that is no reminder, once per table line; the longest so far, rounded up to `step_s`, at
-  least `floor_s`, at most `most_s`), so no secret question moves it. So a slow host slows every such
-  step alike, alive, dead or absent, and a host who answers within his measured time never moves the
-  table. A reminder at the table (the line again, "请回答") keeps the wait open.
-- **His own time at each word**: every host question after such a line is timed too (from `ready()` to
-  the next line that is no reminder, the time he spent hearing a reminder left out; a question asked again
-  after a refusal once), and a word's wait is `word_s` plus the longer of the measured time and his own
-  there — a word nobody asked counts the measured time. A dead, buried or powerless role's step asks him
+  (`Line.public_ask`: the wolves', night 1's identifications without a thief; from `ready()` to his words,
+  each try of a question, once per table line; the longest so far, rounded up to `step_s`, at least
+  `floor_s`, at most `most_s`), so no secret question moves it; and so are his repairs (below). So a
+  slow host slows every such step alike, alive, dead or absent, and a host who answers within his measured
+  time never moves the table. A reminder at the table (the line again, "请回答") keeps the wait open.
+- **His own time at each word**: every host question after such a line is timed too, from `ready()` to
+  the answer the judge takes, every repair on the way included (a refusal, a read-back and its 对, a
+  choice, "还差一个": lines keyed `refusals.*` / `listening.*` keep the question open). Each try — his time
+  from hearing the judge's last line to his words (`tried()`: the live loop's ear says when he spoke),
+  hearing the judge and reminders left out — is rounded up to `step_s`, and each repair counts `repair_s`
+  for the judge's lines. His repairs are measured where his answer time is (`repairs`, the most at one such
+  question), and a word's wait is `word_s` plus the longer of the measured `(1 + repairs) × answer time +
+  repairs × repair_s` and his own there — a word nobody asked counts the measured time. A dead, buried or
+  powerless role's step asks him
   for 过 at the same place (the Session's acknowledgement, narrator/judge/host_words.py), so the table's
   next line waits for his word there exactly as for a living role's answer, at whatever moment it would
-  come, and never before he gave it (his own lines fit in `word_s`).
+  come, and never before he gave it (his own lines fit in `word_s`, a repair's in `repair_s`).
 - **The bound and "请稍等"** (`please_wait`): the table waits in silence for at most
-  `words × (word_s + bound_s)` (with his measured time if that is shorter). When its next line is not due
-  by then — the host's measured time is past the bound (then at every such step, asked or not), or he is
-  slower now than at the wolves' questions (at a decision or a 过 alike) — the table hears `please_wait`
-  at that moment, once, then its next line when it is due and said. `wake()` says it when due (the live
-  loop calls it while it listens; `wait_until` does offline).
+  `words × (word_s + (1 + repairs) × bound_s + repairs × repair_s)` (`repairs` of pacing.yaml's host_words;
+  his measured time and repairs if those are less). When its next line is not due by then — the host's
+  measured time or repairs are past the bound (then at every such step, asked or not), or he is slower now
+  than at the wolves' questions (at a decision or a 过 alike) — the table hears `please_wait`
+  at that moment, once, then
+  its next line when it is due and said. `wake()` says it when due (the live loop calls it while it
+  listens; `wait_until` does offline).
 - **撤销** (`UNDONE`, the host's line that says it was done): the questions asked again after it, up to the
   table's next line, are not timed (the table heard them once; its wait for the host's words stands as it
   was), so a quick correction moves no table line; a slow one is a slow host, past the bound "请稍等".
@@ -52,6 +60,7 @@ API for the live loop (see also narrator/audio/timer.py for the day speech timer
     conductor = Conductor(mixer, clock, voice=speaker.line, seed=seed, player=player)
     conductor.say(session.take_lines())   # place lines; returns their Placed records
     conductor.ready()                     # wait until everything said has been heard; the host may answer
+    conductor.tried()                     # the host's words were heard: one try at the open question
     conductor.wake()                      # while the host is waited for: "请稍等" when due; s until it is
     conductor.hold_remaining_s()          # s until the table may hear its next line (the step's hold)
     conductor.hold()                      # wait that long (the vote call's `countdown` hold: hands up)
@@ -106,6 +115,37 @@ def _same(line: Line, other: Line | _Wait) -> bool:
     return (line.key, line.text) == (other.key, other.text)
 
 
+def _repair(line: Line) -> bool:
+    """A line of the dialogue's repairs at a question (narrator/listen/dialogue.py, repairs.py): a refusal, a
+    read-back, a choice, "还差一个", an offer — said while the question is still open, never its answer (nor
+    撤销's `UNDONE`: the question it took back ends there, and the questions after it are not timed)."""
+    return line.key.startswith("refusals.") or (line.key.startswith("listening.")
+                                                 and line.key not in ("listening.remind", UNDONE))
+
+
+def _budget(words: HostWords, answer_s: float, repairs: int) -> float:
+    """s one word counts for the host: the first try and one per repair at `answer_s` each, and `repair_s` per
+    repair for the judge's lines."""
+    return (1 + repairs) * answer_s + repairs * words.repair_s
+
+
+@dataclass(slots=True)
+class _Asked:
+    """A host question being answered, timed from when he heard it to the answer the judge took, every repair
+    on the way included: his time at each try (from hearing the judge's last line to his words; hearing a
+    reminder or a repair left out), and how many tries."""
+
+    line: Line
+    since: float | None
+    """s when his current stretch began; None while he hears the judge (until `ready()`)."""
+    thinking: float = 0.0
+    """s of the current try so far."""
+    tries: list[float] = field(default_factory=list)
+    """s of each try done, rounded up to `step_s` (at most `most_s`)."""
+    heard: bool = False
+    """His words were just heard (`tried()`): until the judge's next line the time is the judge's, not his."""
+
+
 @dataclass(slots=True)
 class _Wait:
     """A table line's wait for the host's words: the line's end and hold's end (frames), its words, whether
@@ -119,22 +159,24 @@ class _Wait:
     """The line's key and text: the same line said again is a reminder."""
     told: bool = False
     took: list[float] = field(default_factory=list)
-    """s the host took to answer each host question since the line (rounded up to `step_s`), secret or not,
-    an acknowledgement's 过 included."""
+    """s each host question since the line counted (his tries rounded up to `step_s`, and `repair_s` per
+    repair), secret or not, an acknowledgement's 过 included."""
     asked: set[tuple[str, str]] = field(default_factory=set)
     """The questions timed since the line (key, text): one asked again after a refusal is not timed again."""
 
-    def due(self, words: HostWords, answer_s: float) -> int:
-        """Frame from which the next table line may start: per word `word_s` and the host's answer time — his
-        measured one, or his own at that word's question when it was slower; a word not asked (yet) counts
-        the measured time."""
-        host = sum(max(answer_s, took) for took in self.took) + max(0, self.words - len(self.took)) * answer_s
+    def due(self, words: HostWords, answer_s: float, repairs: int) -> int:
+        """Frame from which the next table line may start: per word `word_s` and the host's time — his measured
+        answer time and repairs, or his own at that word's question when it took longer; a word not asked (yet)
+        counts the measured time."""
+        budget = _budget(words, answer_s, repairs)
+        host = sum(max(budget, took) for took in self.took) + max(0, self.words - len(self.took)) * budget
         return max(self.end, self.said + _f(self.words * words.word_s + host))
 
-    def late(self, words: HostWords, answer_s: float) -> int:
-        """The bound: past it the table hears "请稍等" (the answer time counted at most `bound_s`, whatever
-        the host took since)."""
-        return max(self.end, self.said + self.words * _f(words.word_s + min(answer_s, words.bound_s)))
+    def late(self, words: HostWords, answer_s: float, repairs: int) -> int:
+        """The bound: past it the table hears "请稍等" (the answer time counted at most `bound_s` and the repairs
+        at most `repairs` a question, whatever the host took since)."""
+        budget = _budget(words, min(answer_s, words.bound_s), min(repairs, words.repairs))
+        return max(self.end, self.said + self.words * _f(words.word_s + budget))
 
 
 class Conductor:
@@ -159,6 +201,7 @@ class Conductor:
         self.host_audio = mixer is not None and (player.has_host_output if player is not None else True)
         """False: no earpiece; host lines go to on_host when due, nothing of them is queued."""
         self.host_pacer = Pacer(sub_seed(seed, "host"), self.table)
+        self._table_lines = 0  # table lines placed (each starts the host's pauses' next stream)
         self.phase, self.nights, self.days = "pregame", 0, 0
         self._table_pacer = Pacer(sub_seed(seed, "table.pregame"), self.table)
         self._t0 = clock.now()
@@ -169,11 +212,12 @@ class Conductor:
         self._cues: dict[str, int] | None = None
         self._opened = False  # a step has opened and its first question's hold is still to come
         self.answer_s = 0.0 if self.host_words is None else self.host_words.floor_s
-        """s. The host's answer time: the longest measured so far, rounded up to a step, within its bounds."""
+        """s. The host's answer time: the longest try measured so far, rounded up to a step, within its bounds."""
+        self.repairs = 0
+        """The host's repairs per question: the most measured so far (at most one more than the bound counts)."""
         self.please_wait: Line | None = None
         """The table's neutral line past the bound ("请稍等"); None: the table waits in silence."""
-        self._asked_at: float | None = None  # when a host question was heard (ready()), awaiting his word
-        self._question: Line | None = None  # that question
+        self._open: _Asked | None = None  # the host question being answered (timed), repairs and all
         self._timed = False  # the host's answer was measured since the last table line
         self._word: _Wait | None = None  # the last table line's wait for the host's words
         self._undone = False  # 撤销 since the last table line: his questions again are not timed again
@@ -211,7 +255,7 @@ class Conductor:
             self.tape.run_to(self._now())
         if self._unprinted:
             now = self.now_s()
-            due = [p for p in self._unprinted if p.start_s <= now]
+            due = [p for p in self._unprinted if p.start_s <= now + 0.5 / SR]  # a frame: not a float's last bit
             for p in due:
                 self._unprinted.remove(p)
                 handler = self.on_table if p.line.to == "all" else self.on_host
@@ -226,11 +270,7 @@ class Conductor:
         for line in lines:
             if not line.text:
                 continue
-            again = self._asked_at is not None and self._again(line)
-            p = self._place(line)
-            if again and self._asked_at is not None:  # his answer time does not count hearing it again
-                self._asked_at += max(0.0, p.said_s - self.now_s())
-            placed.append(p)
+            placed.append(self._place(line))
         self.pump()
         return placed
 
@@ -268,9 +308,14 @@ class Conductor:
             start = max(now, self._table_free())
             hold = self._table_pacer.draw(self._class(line))
             self._word = None
+            self._table_lines += 1  # the host's pauses after it from a stream of their own: a secret host line
+            self.host_pacer = Pacer(sub_seed(self.seed, f"host.{self._table_lines}"), self.table)  # before it
+            # never moves a repair's pause at a public question
         else:
             start = max(now, self._end["host"], self._said["all"])
-            hold = self.host_pacer.draw(line.pause)
+            hold = self.host_pacer.draw("short" if _repair(line) else line.pause)  # a read-back's own pause
+            # (`action`) is the table's, when the table hears it: on the earpiece he answers, and the
+            # judge's next repair line comes after a breath (inside `repair_s`)
         audible = self.host_audio if ch == "host" else self.table_audio
         cue = self._cue_frames(line.cue)
         speech = start + cue
@@ -298,11 +343,11 @@ class Conductor:
         word, words = self._word, self.host_words
         if word is None or words is None:
             return self._end["all"]
-        return max(self._end["all"], word.due(words, self.answer_s))
+        return max(self._end["all"], word.due(words, self.answer_s, self.repairs))
 
     def _late(self, word: _Wait) -> int:
         assert self.host_words is not None
-        return word.late(self.host_words, self.answer_s)
+        return word.late(self.host_words, self.answer_s, self.repairs)
 
     def wake(self) -> float | None:
         """Say "请稍等" on the table if it is due now (the last table line's next one not said by its bound);
@@ -326,27 +371,69 @@ class Conductor:
     def _asked(self) -> None:
         """ready(): the host has heard a question (the last line said) and may answer now. A public one
         (`public_ask`) is timed once per table line (not when asked again after a refusal) for his measured
-        answer time; every host question after a table line with words is timed for that line's wait."""
+        answer time and repairs; every host question after a table line with words is timed for that line's
+        wait. A question still open (he heard a repair or a reminder) runs on from now."""
         last = self.timeline[-1].line if self.timeline else None
-        if self.host_words is None or last is None or self._asked_at is not None or self._undone:
-            return  # not again when he hears the question again (a reminder, or the steps again after 撤销)
+        if self.host_words is None or last is None:
+            return
+        asked = self._open
+        if asked is not None:
+            if asked.since is None:
+                asked.since = self.now_s()
+            return
+        if self._undone:
+            return  # not the steps again after 撤销
         word = self._word
         waited = word is not None and last.to == "host" and last.key.startswith("prompts.") and \
             not _same(last, word) and (last.key, last.text) not in word.asked
         if (last.public_ask and not self._timed) or waited:
-            self._asked_at, self._question = self.now_s(), last
+            self._open = _Asked(last, self.now_s())
+
+    def tried(self) -> None:
+        """The host's words were heard (the live loop's ear; a rendered host's answer): one try at the open
+        question ends there. The judge's next line says whether it was the answer or a repair."""
+        asked, words = self._open, self.host_words
+        if asked is None or words is None:
+            return
+        now = self.now_s()
+        if asked.since is not None:
+            asked.thinking += now - asked.since
+        asked.tries.append(self._rounded(asked.thinking))
+        asked.thinking, asked.since, asked.heard = 0.0, now, True
+
+    def expect_repairs(self, repairs: int) -> None:
+        """At least this many repairs a question from the start (an ear that reads every spoken seat back)."""
+        self.repairs = max(self.repairs, repairs)
+
+    def _rounded(self, seconds: float) -> float:
+        assert self.host_words is not None
+        words = self.host_words
+        return min(words.most_s, words.step_s * math.ceil(max(0.0, seconds) / words.step_s - 1e-6))
 
     def _answered(self, line: Line) -> None:
-        """A line is said after the host's question: his answer took this long (a reminder — the question
-        again, the table's line again, "请回答" — is no answer)."""
-        words, asked, question = self.host_words, self._asked_at, self._question
-        if words is None or asked is None or question is None or self._again(line):
+        """A line is said while a host question is open: a reminder or a repair (he hears it, and his time
+        goes on after it), or the answer was taken — his time there is counted (each try, and `repair_s` for
+        each repair)."""
+        words, asked = self.host_words, self._open
+        if words is None or asked is None:
             return
-        self._asked_at = self._question = None
-        took = min(words.most_s, words.step_s * math.ceil((self.now_s() - asked) / words.step_s - 1e-6))
+        reminder = self._again(line)
+        if asked.since is not None and (reminder or not asked.heard):
+            asked.thinking += self.now_s() - asked.since  # his silence until the judge spoke (not the judge's
+            # own time between his words and its answer)
+        heard, asked.since, asked.heard = asked.heard, None, False
+        if reminder or _repair(line):
+            return
+        if not heard:  # his last words were not signalled (`tried`): his last try ends here
+            asked.tries.append(self._rounded(asked.thinking))
+        self._open = None
+        repairs = len(asked.tries) - 1
+        took = sum(asked.tries) + repairs * words.repair_s
+        question = asked.line
         if question.public_ask and not self._timed:
             self._timed = True
-            self.answer_s = max(self.answer_s, took)
+            self.answer_s = max(self.answer_s, *asked.tries)
+            self.repairs = max(self.repairs, min(repairs, words.repairs + 1))
         word = self._word
         if word is not None and question.to == "host" and question.key.startswith("prompts.") and \
                 (question.key, question.text) not in word.asked:
@@ -355,7 +442,7 @@ class Conductor:
 
     def _again(self, line: Line) -> bool:
         """A reminder while the host's answer is timed: "请回答", the question again, the table's line again."""
-        question, word = self._question, self._word
+        question, word = (self._open.line if self._open is not None else None), self._word
         return line.key == "listening.remind" or (question is not None and _same(line, question)) or \
             (word is not None and _same(line, word))
 

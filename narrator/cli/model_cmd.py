@@ -159,7 +159,7 @@ def measure(
     except (MeasureError, ModelError, ConfigError) as e:
         raise _fail(str(e), 2) from None
     if calibrate:
-        _calibrate(config, cases, vosk_model, str(spec.get("pack", "zh")), int(spec.get("players", 12)))
+        _calibrate(config, cases, vosk_model, spec.pack, spec.players)
         return
     policy = Policy(config.game.read_back, config.game.seat_doubt, gap)  # type: ignore[arg-type]  # checked on load
     typer.echo(f"read-back policy (the config's): read_back={policy.read_back}, seat_doubt={policy.seat_doubt}")
@@ -170,7 +170,7 @@ def measure(
                 typer.echo(f"  {label!s:<14} heard {heard or '—'!s:<16} {outcome}")
 
         try:
-            report = run(cases, vosk_model, str(spec.get("pack", "zh")), int(spec.get("players", 12)), level,
+            report = run(cases, vosk_model, spec.pack, spec.players, level,
                          gap=gap, vad=vad, on_case=show, policy=policy)
         except MeasureError as e:
             raise _fail(str(e), 2) from None

@@ -12,6 +12,7 @@ is a FakeClock and a Tape writes the WAVs as it goes; live it is the real clock 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,10 +22,14 @@ from narrator.audio.pacing import Pacer, sub_seed
 from narrator.audio.render import Rendered, Tape
 from narrator.audio.subtitles import vtt_path_for, write_vtt
 from narrator.common.clock import Clock, FakeClock
+from narrator.hostwords import NotUnderstood
 from narrator.judge.lines import Line
 from narrator.judge.narrate import Judge
 from narrator.judge.script import Script
 from narrator.sim.scenario import Output, Run, Scenario
+
+STUMBLE = "嗯"
+"""A rendered host's wrong word (`conduct`'s `wrong`): nothing the judge understands at any prompt."""
 
 if TYPE_CHECKING:
     from narrator.audio.playback import Player
@@ -33,10 +38,11 @@ if TYPE_CHECKING:
 
 def conduct(scenario: Scenario, conductor: Conductor, lang: str = "zh-Hans",
             on_line: Callable[[Line], None] | None = None,
-            answer_s: Callable[[str], float] | None = None) -> Output:
+            answer_s: Callable[[str], float] | None = None, wrong: Callable[[str], int] | None = None) -> Output:
     """Run the scenario with `conductor` placing its lines; a scripted host answers each prompt once the
-    judge has been heard, after `answer_s(kind)` s (default: drawn, see `host_delays`). Returns the run's
-    output; the caller settles and closes."""
+    judge has been heard, after `answer_s(kind)` s (default: drawn, see `host_delays`) — first, `wrong(kind)`
+    times, words the judge does not understand (each refused on the earpiece, then tried again after as
+    long: a stumbling host). Returns the run's output; the caller settles and closes."""
     pending: list[Line] = []
     delay = answer_s or host_delays(conductor)
 
@@ -49,7 +55,24 @@ def conduct(scenario: Scenario, conductor: Conductor, lang: str = "zh-Hans",
         conductor.say(pending)
         pending.clear()
         conductor.ready()
+        for _ in range(wrong(kind) if wrong is not None else 0):
+            conductor.wait_until(conductor.now_s() + delay(kind))
+            conductor.tried()
+            conductor.say([not_understood()])
+            conductor.ready()
         conductor.wait_until(conductor.now_s() + delay(kind))
+        conductor.tried()
+
+    def not_understood() -> Line:
+        """The judge's refusal of words it does not understand at the prompt now, on the earpiece (what the
+        dialogue says to a typed or keyed mistake)."""
+        session, prompt = run.session, run.session.prompt if run.session is not None else None
+        assert session is not None and prompt is not None
+        try:
+            session.read(STUMBLE, prompt)
+        except NotUnderstood as e:
+            return replace(session.refusal_line(prompt, e.refusal), to="host")
+        raise AssertionError(f"{STUMBLE!r} was understood at {prompt.kind}")
 
     script = Script(lang)
     if conductor.please_wait is None:

@@ -37,6 +37,7 @@ import yaml
 
 from narrator.engine.answers import Answer, Ballots, Direction, Pass, Seats, VoteResult, YesNo
 from narrator.engine.prompts import Prompt
+from narrator.listen.base import Heard
 from narrator.listen.dialogue import meaning
 from narrator.listen.doubt import Policy
 from narrator.listen.grammar import Grammar, Pack, PackError, VocabularyError, load_pack, yaml_problem
@@ -153,7 +154,15 @@ def mix(speech: np.ndarray, bed: np.ndarray, snr_db: float | None, offset: int =
     return (x + gain * b).astype(np.float32)
 
 
-def load_cases(path: Path) -> tuple[dict[str, Any], list[Case]]:
+@dataclass(frozen=True)
+class PhraseFile:
+    """What a phrase file says besides its cases: the host words' pack and the table's seats."""
+
+    pack: str
+    players: int
+
+
+def load_cases(path: Path) -> tuple[PhraseFile, list[Case]]:
     try:
         spec = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, RecursionError) as e:
@@ -192,12 +201,13 @@ def load_cases(path: Path) -> tuple[dict[str, Any], list[Case]]:
                           None if form is None else str(form)))
     if not cases:
         raise MeasureError(f"{path} has no phrases and no recordings")
-    if not isinstance(spec.get("players", 12), int) or not 1 <= spec.get("players", 12) <= 18:
+    players = spec.get("players", 12)
+    if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 18:
         raise MeasureError(f"{path}: players: must be a number of seats from 1 to 18")
-    return spec, cases
+    return PhraseFile(str(spec.get("pack", "zh")), players), cases
 
 
-def judge(heard_text: str | None, heard: Any, prompt: Prompt, expect: str, pack: Pack, gap: float,
+def judge(heard_text: str | None, heard: Heard | None, prompt: Prompt, expect: str, pack: Pack, gap: float,
           policy: Policy | None = None) -> str:
     """The outcome the dialogue would reach for this one utterance under `policy` (default: the dialogue's
     defaults with `gap`): one of OUTCOMES."""

@@ -47,6 +47,27 @@ class ReadsLines(Protocol):
     def readline(self, size: int = -1, /) -> str | bytes: ...
 
 
+@runtime_checkable
+class Buffered(Protocol):
+    """A text stream over a byte stream (sys.stdin and its .buffer)."""
+
+    @property
+    def buffer(self) -> object: ...
+
+
+@runtime_checkable
+class SaysTyped(Protocol):
+    """A line source that says whether a person types it as the game goes (the console's TypedLine)."""
+
+    @property
+    def interactive(self) -> bool: ...
+
+
+@runtime_checkable
+class MayBeATerminal(Protocol):
+    def isatty(self) -> bool: ...
+
+
 def _ends_line(raw: str | bytes) -> bool:
     return raw.endswith(b"\n") if isinstance(raw, bytes) else raw.endswith("\n")
 
@@ -57,7 +78,7 @@ def lines(stream: Typed) -> Iterator[str]:
     A text stream is read through its byte buffer (sys.stdin.buffer) when it has one, so that no locale
     decodes it first; a plain text stream (io.StringIO) is read as it is, and so is any other iterable of
     lines (the console's TypedLine, which decodes the keys as they come)."""
-    under: object = getattr(stream, "buffer", None)
+    under = stream.buffer if isinstance(stream, Buffered) else None
     source = under if isinstance(under, ReadsLines) else stream
     if not isinstance(source, ReadsLines):  # a line source of its own (the console's TypedLine): its lines
         for item in source:
@@ -78,12 +99,10 @@ def lines(stream: Typed) -> Iterator[str]:
 
 def typed_at_a_terminal(stream: object) -> bool:
     """True for a terminal (or a line source that says it is typed: `interactive`), False for a pipe or file."""
-    said = getattr(stream, "interactive", None)
-    if said is not None:
-        return bool(said)
-    isatty = getattr(stream, "isatty", None)
+    if isinstance(stream, SaysTyped):
+        return bool(stream.interactive)
     try:
-        return bool(isatty()) if callable(isatty) else False
+        return bool(stream.isatty()) if isinstance(stream, MayBeATerminal) else False
     except (OSError, ValueError):  # closed
         return False
 

@@ -64,8 +64,10 @@ class EnergyGate:
     one (its state is then that of the audio just heard, as after the ear's reset), so a word's first frames
     score as they would ungated; the endpointer's pre-roll keeps the audio of the first consonant in any case.
 
-    The energy is taken after a first difference (pre-emphasis: a room's rumble and hum, whose slow swings
-    would open the gate, count little; speech's consonants and upper harmonics count). The floor is the
+    For the first second of audio the gate has no floor yet and stays open (a recording that starts with the
+    word is scored as without it). The energy is taken after a first difference (pre-emphasis: a room's
+    rumble and hum, whose slow swings would open the gate, count little; speech's consonants and upper
+    harmonics count). The floor is the
     quietest frame of the last `floor_s` (kept as minima per second): it follows a new steady noise after
     `floor_s`, a dropout lowers it only that long, and a long talk keeps it at its pauses, not its words.
     Music or talk, whose energy swings, keep the gate open (the detector decides, as without the gate); only a
@@ -111,7 +113,10 @@ class EnergyGate:
         if not len(x):
             return 0.0
         db = self._db(x)
-        loud = db >= max(self._floor(db) + self.margin_db, self.silent_db)
+        settled = bool(self._minima)  # a second of audio seen: until then there is no floor to judge by
+        loud = not settled or db >= max(self._floor(db) + self.margin_db, self.silent_db)
+        if not settled:
+            self._floor(db)
         if loud:
             if not self._open:
                 self.inner.reset()

@@ -177,7 +177,15 @@ class Live:
     def guarded(self) -> GuardedEar:
         return GuardedEar(self.ear, self.interrupts, poll_s=self.poll_s, retry_s=self.retry_s,
                           on_lost=self._mic_lost, on_back=self._back, on_pause=lambda: self.view.alert(PAUSED),
-                          now=self.now, on_heard=self.view.heard, on_early=self._typed_early)
+                          now=self.now, on_heard=self._heard, on_early=self._typed_early)
+
+    def _heard(self, heard: Heard) -> None:
+        """The host's words: on his console, and a try at the question the Conductor times (his time there,
+        repairs included, is inside the wait every step gets alike)."""
+        self.view.heard(heard)
+        conductor = self.mouth.conductor
+        if conductor is not None:
+            conductor.tried()
 
     def _typed_early(self) -> None:
         """Lines typed before the question were dropped: the host's console says so, once per question."""
@@ -261,6 +269,8 @@ class Live:
         if conductor is not None:  # past the bound the table hears "请稍等" while the host is waited for
             conductor.please_wait = conductor.please_wait or self.script.line("events", "please_wait")
             dialogue.wake = lambda: self._wake(conductor)
+            if self.ear.microphones() or self.config.read_back == "always":
+                conductor.expect_repairs(1)  # every spoken seat (or every answer) is read back: a repair
         if not resumed and not started:
             self.wait_for_start(ear, dialogue)
         if not resumed:

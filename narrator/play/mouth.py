@@ -127,6 +127,8 @@ class AudioMouth:
         self.speaker, self.offline, self.printer = speaker, offline, printer
         self._make_player = make_player
         self.player: Player | None = None
+        self._mixer: Mixer | None = None
+        """The mixer of the last player opened: a reopened player keeps it (what is playing lives there)."""
         self.fallbacks = 0
         """Lines that the cache lacked and the offline voice spoke instead."""
         self.conductor: Conductor | None = None
@@ -139,7 +141,7 @@ class AudioMouth:
                                    host_words=host_words or load_host_words(), player=self.player, on_host=on_host)
 
     def reopen_or_raise(self) -> None:
-        mixer = self.player.mixer if self.player is not None else getattr(self, "_mixer", None)
+        mixer = self.player.mixer if self.player is not None else self._mixer
         try:
             self.player = self._make_player(mixer)
             self._mixer = self.player.mixer
@@ -261,4 +263,5 @@ def scaled_host_words(pace: float) -> HostWords | None:
     if pace == 1.0:
         return None
     words = load_host_words()
-    return replace(words, word_s=words.word_s * pace, floor_s=words.floor_s * pace, step_s=words.step_s * pace)
+    return replace(words, word_s=words.word_s * pace, floor_s=words.floor_s * pace, step_s=words.step_s * pace,
+                   repair_s=words.repair_s * pace)

@@ -38,12 +38,42 @@ class Voice(Protocol):
         ...
 
 
+@runtime_checkable
+class SpeaksMany(Protocol):
+    """A voice that says many texts at once better than one by one (edge-tts fetches them together)."""
+
+    def synthesize_many(self, texts: Sequence[str]) -> Iterator[tuple[str, Audio]]: ...
+
+
+@runtime_checkable
+class Labelled(Protocol):
+    """A voice with a human name ("edge-tts (zh-CN-YunyangNeural)")."""
+
+    @property
+    def label(self) -> str: ...
+
+
+@runtime_checkable
+class Switching(Protocol):
+    """A voice that speaks through another one (FallbackVoice: its primary, then its fallback)."""
+
+    @property
+    def active(self) -> Voice: ...
+
+
+@runtime_checkable
+class Configured(Protocol):
+    """A voice with settings (edge-tts, espeak-ng): its volume is one of them."""
+
+    @property
+    def settings(self) -> VoiceSettings: ...
+
+
 def synthesize_many(voice: Voice, texts: Sequence[str]) -> Iterator[tuple[str, Audio]]:
     """Each of `texts` with its audio, in order: by the voice's own `synthesize_many` when it has one (edge-tts
     fetches many at once), else one `synthesize` at a time. Read `voice.key` after each: it may change."""
-    many = getattr(voice, "synthesize_many", None)
-    if many is not None:
-        yield from many(texts)
+    if isinstance(voice, SpeaksMany):
+        yield from voice.synthesize_many(texts)
         return
     for text in texts:
         yield text, voice.synthesize(text)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Sequence
 
-from narrator.voice.base import Audio, Voice, VoiceUnavailable, synthesize_many
+from narrator.voice.base import Audio, Labelled, Voice, VoiceUnavailable, synthesize_many
 
 log = logging.getLogger(__name__)
 
 
 def label(voice: Voice) -> str:
     """A voice's human name ("edge-tts (zh-CN-YunyangNeural)"), or its key."""
-    return str(getattr(voice, "label", voice.key))
+    return voice.label if isinstance(voice, Labelled) else voice.key
 
 
 class FallbackVoice:

@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 
 from narrator.audio import SAMPLE_RATE
-from narrator.voice.base import Audio
+from narrator.voice.base import Audio, Configured, Switching
 from narrator.voice.pcm import trim
 
 TARGET_LUFS = -20.0
@@ -61,7 +61,6 @@ def normalise(audio: Audio, gain_db: float = 0.0, target_lufs: float = TARGET_LU
 
 def volume_db(voice: object) -> float:
     """dB. A voice's `volume` setting ("+20%") as a gain on top of the target loudness."""
-    active = getattr(voice, "active", voice)  # a FallbackVoice speaks with its active voice
-    settings = getattr(active, "settings", None)
-    percent = getattr(settings, "volume_percent", 0)
+    active = voice.active if isinstance(voice, Switching) else voice  # a FallbackVoice: its active voice
+    percent = active.settings.volume_percent if isinstance(active, Configured) else 0
     return 20 * math.log10(max(0.01, 1 + percent / 100))

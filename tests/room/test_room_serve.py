@@ -30,6 +30,7 @@ from roomgame import (
     game_progress,
     judge_started,
     live,
+    passes_taken,
     play_steps,
     say,
 )
@@ -71,8 +72,9 @@ at a time."""
 NIGHT_ONE = 3
 """The second game's answers before the power cut: into the first night (the witch is being asked)."""
 PACK = load_pack("ko")
-NOT_YET = ("NARRATOR_ROOM_GAME=1: two whole 12-player games by voice through the room take half an hour and do not "
-           "get through reliably with the Korean stand-in (docs/benchmarks.md, the whole session by voice)")
+NOT_YET = ("NARRATOR_ROOM_GAME=1: an opt-in benchmark — two 12-player games by voice through the room take half an "
+           "hour; one run (docs/benchmarks.md) got through the lobby, a whole game, 再来一局 and the power cut, and "
+           "stopped in the resumed game on the harness's step count, fixed since and not re-run")
 TRIES = 6
 LOBBY_QUIET_S = 1.2
 """s of the judge's silence before the host answers the lobby."""
@@ -249,8 +251,9 @@ def test_the_whole_session_by_voice_through_the_room(room: Room, tmp_path: Path)
         lobby(run, ears, "继续", "继续游戏")
         script = run.scripted
         steps = list(zip(script.kinds, script.utterances, strict=True))
-        play_steps(run, ears, done, steps[NIGHT_ONE:], lambda: len(answers_in(run.data, 1)) - NIGHT_ONE,
-                   passes=True)
+        # the steps done since the cut: its answers, and each 过 taken where a step asked nothing (not journaled)
+        play_steps(run, ears, done, steps[NIGHT_ONE:], lambda: len(answers_in(run.data, 1)) - NIGHT_ONE
+                   + passes_taken([line for _, line in run.printed]), passes=True)
         heard(run, "复盘")
         mark("second game")
         lobby(run, ears, "结束", "这次就到这里")
