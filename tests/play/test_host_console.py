@@ -152,6 +152,10 @@ def test_keypad_keys_show_as_they_are_pressed_beside_a_key_map() -> None:
     ear.close()
 
 
+EARLY = "问题问完之前输入的没有用上"
+"""The console's note for a line entered before its question was asked (script key play.typed_early)."""
+
+
 class Terminal:
     """`narrator …` in a pseudo-terminal of 120×40, its output read into a terminal emulator."""
 
@@ -200,6 +204,20 @@ class Terminal:
             time.sleep(0.1)
         raise AssertionError(f"never saw {what}:\n" + "\n".join(self.lines()[-45:]))
 
+    def answer(self, text: str, found: Callable[[str], bool], what: str, whole: str | None = None) -> str:
+        """Types `text` (ending with Enter) as the host does, and waits for `found`. The panel shows a question
+        while the judge still says the lines before it; a line entered before the question is asked is no
+        answer to it, and the console says so once ("问题问完之前输入的没有用上，请现在回答。",
+        narrator/play/ears.py). That note is printed when the ear listens for the question, so the host types
+        the answer again then, as the note asks him to."""
+        early = sum(EARLY in line for line in self.lines())
+        self.type(text)
+        text_now = self.wait(lambda t: found(t) or t.count(EARLY) > early, what)
+        if found(text_now):
+            return text_now
+        self.type(whole or text)  # `whole`: the line again from its start, when `text` ended a line typed before
+        return self.wait(found, what)
+
     def close(self) -> None:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)
@@ -212,15 +230,13 @@ def test_a_host_at_a_terminal_sees_a_clean_panel_and_what_he_types(tmp_path: Pat
     term = Terminal(tmp_path, "play", "--input", "text", "--table-device", "none", "--seed", "2026")
     try:
         term.wait(lambda t: "准备好了说开始" in t and "输入 ›" in t, "the start and the input line")
-        term.type("开始\r")
-        term.wait(lambda t: "请告诉我狼人的座位号" in t, "the wolves' question")
+        term.answer("开始\r", lambda t: "请告诉我狼人的座位号" in t, "the wolves' question")
         term.type("一号 四号")  # half typed: shown on the panel's own input line, under the question
         screen = term.wait(lambda t: "输入 › 一号 四号" in t, "the line being typed")
         assert screen.index("问：请告诉我狼人的座位号") < screen.index("输入 › 一号 四号")
-        term.type(" 八号 十一号\r")
-        term.wait(lambda t: "狼人刀了谁" in t and "👂 一号 四号 八号 十一号" in t, "the answer heard")
-        term.type("十三号\r")
-        term.wait(lambda t: "没接受：本局只有十二名玩家，没有十三号。" in t, "the refusal")
+        term.answer(" 八号 十一号\r", lambda t: "狼人刀了谁" in t and "👂 一号 四号 八号 十一号" in t,
+                    "the answer heard", whole="一号 四号 八号 十一号\r")
+        term.answer("十三号\r", lambda t: "没接受：本局只有十二名玩家，没有十三号。" in t, "the refusal")
         # Paused with Ctrl-C, a typed answer is kept and said, then taken after 继续.
         os.killpg(term.proc.pid, signal.SIGINT)
         term.wait(lambda t: "已暂停" in t, "the pause")
@@ -275,10 +291,9 @@ def test_typed_control_sequences_never_reach_the_screen(tmp_path: Path) -> None:
     term = Terminal(tmp_path, "play", "--input", "text", "--table-device", "none", "--seed", "2026")
     try:
         term.wait(lambda t: "准备好了说开始" in t and "输入 ›" in t, "the start and the input line")
-        term.type("开始\r")
-        term.wait(lambda t: "请告诉我狼人的座位号" in t, "the wolves' question")
-        term.type("\x1b[2J\x1b[31m一号\x1b[A\x1b[D 四号\x07 八号 十一号\r")
-        term.wait(lambda t: "👂 一号 四号 八号 十一号" in t, "the answer heard without the sequences")
+        term.answer("开始\r", lambda t: "请告诉我狼人的座位号" in t, "the wolves' question")
+        term.answer("\x1b[2J\x1b[31m一号\x1b[A\x1b[D 四号\x07 八号 十一号\r", lambda t: "👂 一号 四号 八号 十一号" in t,
+                    "the answer heard without the sequences")
         with term.lock:
             raw = bytes(term.raw)
         assert b"\x1b[2J" not in raw and b"\x1b[31m" not in raw and b"\x07" not in raw
