@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from narrator.common.clock import Clock, SystemClock
 from narrator.session.journal import FileStore, JournalStore, MemoryStore
@@ -105,7 +105,9 @@ def voice_ear(*, mic: str | None = None, model: Path | None = None, pack: str = 
                                      cache_dir=cache_dir, drop_forms=drop_forms))
 
 
-def _voice_options(*, mic: str | None, model: Path | None, cache_dir: Path | None, **more: Any) -> EarOptions:
+def _voice_options(*, mic: str | None, model: Path | None, pack: str, judge_name: str | None, max_seat: int,
+                   cache_dir: Path | None, drop_forms: str, keypad: bool = False, text: bool = False,
+                   stdin: Typed | None = None, keypad_device: str | None = None) -> EarOptions:
     """The ear's options with the voice: the speech model (`model`, default the installed Chinese one) loaded
     without the language model the grammar replaces (narrator/listen/lean.py; the lean copy is kept under the
     cache root)."""
@@ -117,7 +119,9 @@ def _voice_options(*, mic: str | None, model: Path | None, cache_dir: Path | Non
     folder = model or find_model(MODEL_NAME, model_dirs())
     if folder is not None:
         model = grammar_only(folder, default_cache_dir(cache_dir).parent / "models")
-    return EarOptions(voice=True, mic=None if mic == "default" else mic, model=model, **more)
+    return EarOptions(voice=True, mic=None if mic == "default" else mic, model=model, pack=pack, judge_name=judge_name,
+                      max_seat=max_seat, drop_forms=drop_forms, keypad=keypad, text=text, stdin=stdin,
+                      keypad_device=keypad_device)
 
 
 def journal(path: Path | None) -> JournalStore:
