@@ -48,6 +48,7 @@ from narrator.play.mouth import Mouth
 from narrator.play.run import NewGame, Wiring, close_when_done, play_on
 from narrator.serve.lobby import Choice, Lobby, LobbyState, Step, every_prompt, recap_lines
 from narrator.serve.notify import Watchdog, notify
+from narrator.serve.reset import LOBBY_FILE
 from narrator.serve.web import Web, WebError
 from narrator.serve.words import Board, RulePhrase
 from narrator.session.journal import write_atomically
@@ -103,6 +104,8 @@ class Device:
     _ear: Ear | None = None
     _kept: LobbyState | None = None
     """The lobby state last written (written again only when it changed)."""
+    _started: float = 0.0
+    """time.monotonic() when `run` began."""
     _waiting_at: str | None = None
     """The lobby question waiting for the host, its lines said (its step's kind); None: none is."""
     _voice: VoiceJoining | None = None
@@ -110,7 +113,7 @@ class Device:
 
     def run(self) -> int:
         """Serve until 关机 (0), the input ends (3), Ctrl-C twice (130) or SIGTERM (143: `systemctl stop`)."""
-        started = time.monotonic()
+        started = self._started = time.monotonic()
         later = self.wiring.ear_later(18)
         if later is not None:
             # Keys and typed text answer from the ready line on; the microphone joins them when the speech
@@ -220,7 +223,6 @@ class Device:
         is logged with its fix and said at the lobby (`_voice_news`): the keys and typed text go on."""
         voice = self._voice
         assert voice is not None
-        began = time.monotonic()
         try:
             mic = open_voice()
             check_vocabulary(mic)  # closes it on a VocabularyError
@@ -230,7 +232,7 @@ class Device:
             voice.settle("failed")
             return
         if ears.join(mic):
-            log.info("the voice joined %.2f s after the ready line was asked for", time.monotonic() - began)
+            log.info("the voice joined %.2f s after the start", time.monotonic() - self._started)
             voice.settle("joined", late=self._waiting_at is not None)
         else:
             voice.settle("closed")
@@ -322,7 +324,7 @@ class Device:
     @property
     def _state_path(self) -> Path:
         """The lobby's state, beside the games folder (the data folder's lobby.json)."""
-        return (self.games_root or games_dir()).parent / "lobby.json"
+        return (self.games_root or games_dir()).parent / LOBBY_FILE
 
     def _keep_state(self, lobby: Lobby) -> None:
         state = lobby.state()

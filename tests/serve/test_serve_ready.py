@@ -58,7 +58,7 @@ class LaterVoice(Wiring):
     def __init__(self, on_line: Callable[[Line], None] | None = None, fails: bool = False) -> None:
         super().__init__(("voice", "text"), "none", "", "default")
         self.voice_later = True
-        self.typed, self.mic = Typed(), Microphone()
+        self.typed, self.microphone = Typed(), Microphone()
         self.loaded = threading.Event()
         self.fails, self.on_line = fails, on_line
         self.heard: list[str] = []
@@ -69,7 +69,7 @@ class LaterVoice(Wiring):
             if self.fails:
                 raise StartProblem("the speech model vosk-model-small-cn-0.22 is not installed: run `narrator "
                                    "model install`")
-            return self.mic
+            return self.microphone
 
         return First([TextEar(self.typed)]), voice
 
@@ -109,7 +109,7 @@ def run_with(device: Device, wiring: LaterVoice, host: Callable[[], None]) -> in
         except BaseException as exc:  # shown by the test, after the device stopped
             failed.append(exc)
             wiring.typed.lines.put(None)
-            wiring.mic.close()
+            wiring.microphone.close()
 
     acting = threading.Thread(target=act, daemon=True)
     acting.start()
@@ -133,12 +133,12 @@ def test_keys_answer_before_the_model_and_a_late_voice_is_announced(home: Path) 
         while JOINED not in wiring.heard:
             assert time.monotonic() < deadline, f"the voice's joining was never said: {wiring.heard}"
             time.sleep(0.01)
-        wiring.mic.say("九个")  # spoken: heard through the microphone that joined, a count read back
+        wiring.microphone.say("九个")  # spoken: heard through the microphone that joined, a count read back
         deadline = time.monotonic() + 20
         while "九个人，对吗？" not in wiring.heard:
             assert time.monotonic() < deadline, f"the count was never read back: {wiring.heard}"
             time.sleep(0.01)
-        wiring.mic.say("对")
+        wiring.microphone.say("对")
         waits_for(device, "board")
         wiring.typed.type("关机", "确认")
 
@@ -162,9 +162,9 @@ def test_a_voice_that_joins_while_the_ready_line_plays_is_not_announced(home: Pa
 
     def host() -> None:
         waits_for(device, "idle")
-        wiring.mic.say("关机")
+        wiring.microphone.say("关机")
         waits_for(device, "idle")  # read back: 关机，对吗？
-        wiring.mic.say("确认")
+        wiring.microphone.say("确认")
 
     assert run_with(device, wiring, host) == 0
     assert JOINED not in wiring.heard
