@@ -108,6 +108,8 @@ class Device:
     """time.monotonic() when `run` began."""
     _waiting_at: str | None = None
     """The lobby question waiting for the host, its lines said (its step's kind); None: none is."""
+    _voice_waited: bool = False
+    """Something waited for the voice to join (a game asked for before the model loaded)."""
     _voice: VoiceJoining | None = None
     """The microphone joining the keys and typed text after the ready line (None: the ear opened whole)."""
 
@@ -259,6 +261,7 @@ class Device:
         if voice is None or voice.state is not None:
             return
         log.info("waiting for the speech model before going on")
+        self._voice_waited = True
         voice.settled.wait()
         if voice.state == "joined":
             voice.told = True  # the question it joins at is asked after this: nothing was missed
