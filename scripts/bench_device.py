@@ -1,8 +1,7 @@
 """Benchmark of `narrator serve` on a Pi-sized budget: one core, 1 GiB of memory, no swap.
 
     python scripts/bench_device.py [--runs 5] [--idle-s 60] [--idle-runs 1] [--settle-s 30] [--pace 0.05] [--cpu 1]
-                                   [--skip-game]
-                                   [--model-only] [--no-model]
+                                   [--skip-game] [--model-only] [--no-model]
 
 Every `serve` it starts is pinned to one core (`sched_setaffinity`, as `taskset -c CPU`) and put in a cgroup
 (v1 `memory` controller, or v2 `memory.max`) limited to 1 GiB; the machine has no swap (checked: /proc/swaps).
