@@ -107,10 +107,17 @@ def seats_in(text: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+STRAY_CODES = frozenset({"words.unknown", "words.stray"})
+"""Refusals of a seat list with a word in it that names no seat: a word the parser does not know ("열", the
+model's piece of 十一号), or one it knows after the seats ("四号 六号 是")."""
+
+
 def partial(text: str, prompt: Prompt) -> tuple[int, ...]:
-    """The seats of a spoken multi-seat answer that has a word the parser does not know in it ("一号 四号 八号
-    열 是": the model's piece of 十一号): kept when they are fewer than the answer needs and none is said twice
-    (a seat again is a misreading: refused, never kept); () otherwise."""
+    """The seats of a spoken multi-seat answer with a word in it that names no seat ("一号 四号 八号 열 是": the
+    model's piece of 十一号; "四号 六号 是"): kept when they are fewer than the answer needs and none is said
+    twice (a seat again is a misreading: refused, never kept); () otherwise — a whole answer with a stray
+    word is refused, as the parser says (the word may be a seat misheard). What is kept is never taken as it
+    is: the seats still missing are asked for, and the whole answer is read back (`Repairs._answered`)."""
     if not multi_seat(prompt):
         return ()
     named = [s for s in (_one_seat(t) for t in text.split()) if s is not None]

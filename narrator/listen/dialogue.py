@@ -52,6 +52,7 @@ from narrator.judge.lines import Line
 from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
 from narrator.listen.converge import (
+    STRAY_CODES,
     Gathered,
     partial,
     read_correction,
@@ -348,9 +349,9 @@ class Dialogue(Repairs[A], Generic[A]):
             if other is not None:  # never taken without 对: it is not what the recogniser heard best
                 self.read_back(other, prompt, heard)
                 return Pending(other)
-            part = partial(text, prompt) if heard.source in SPOKEN and e.refusal.code == "words.unknown" else ()
-            if part:  # "一号 四号 八号 열 是": the seats heard are kept, the rest asked for
-                return self._answered(Seats(part), heard, prompt, None)
+            part = partial(text, prompt) if heard.source in SPOKEN and e.refusal.code in STRAY_CODES else ()
+            if part:  # "一号 四号 八号 열 是", "四号 六号 是": the seats heard are kept, the rest asked for
+                return self._answered(Seats(part), heard, prompt, None, doubted=True)
             self.refuse(self.session.refusal_line(prompt, plain(e.refusal, heard)), prompt, heard)
             return self._missed(prompt, pending) if heard.source in SPOKEN else Pending(pending)
         return self._answered(answer, heard, prompt, pending)
