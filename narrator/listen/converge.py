@@ -7,7 +7,7 @@ only for what is missing or in doubt:
 * **Keep the seats heard.** A multi-seat answer with too few seats (three wolves of four) keeps them and asks
   for the rest: "一号、四号、八号，还差一个。" The next seats are added ("十号" → all four, read back).
 * **Correct one seat.** "不是十号，是十一号" / "十号换成十一号" replaces one seat of the answer waiting for 对
-  (or of the seats kept); "去掉十号" takes one out (and asks for the rest).
+  (or of the seats kept); "去掉十号" / "十号去掉" / "十号不对" takes one out (and asks for the rest).
 * **A choice between two readings.** When the recogniser's two best readings are both legal and differ in
   one seat, the judge asks "是一号还是七号？" and the ear listens for those two seats only.
 * **One seat at a time.** After two misses at one question (a refusal, or 不对), the judge offers the seats
@@ -46,7 +46,7 @@ class Correction:
 
 _NOT_BUT = re.compile(r"^不是(?P<drop>.+?)[,，、]?(?:而是|是|换成|改成)(?P<add>.+)$")
 _CHANGE = re.compile(r"^(?P<drop>.+?)(?:换成|改成)(?P<add>.+)$")
-_REMOVE = re.compile(r"^(?:去掉|删掉|拿掉|不要)(?P<drop>.+)$|^(?P<drop2>.+?)(?:去掉|删掉|拿掉|不要)$")
+_REMOVE = re.compile(r"^(?:去掉|删掉|拿掉|不要)(?P<drop>.+)$|^(?P<drop2>.+?)(?:去掉|删掉|拿掉|不要|不对|错了)$")
 
 
 def _one_seat(words: str) -> int | None:
@@ -58,7 +58,8 @@ def _one_seat(words: str) -> int | None:
 
 
 def read_correction(text: str) -> Correction | None:
-    """The one-seat correction `text` says ("不是十号，是十一号", "十号换成十一号", "去掉十号"), or None."""
+    """The one-seat correction `text` says ("不是十号，是十一号", "十号换成十一号", "去掉十号", "十号不对"), or
+    None."""
     flat = "".join(t for t in text.split() if t not in (UNK, PAUSE)).strip("，,。 ")
     for pattern in (_NOT_BUT, _CHANGE):
         m = pattern.match(flat)

@@ -62,6 +62,8 @@ def test_every_transcript_alternates_host_and_judge_sensibly() -> None:
     ("十号换成十一号", Correction(10, 11)),
     ("去掉十号", Correction(10, None)),
     ("十号不要", Correction(10, None)),
+    ("十号 不对", Correction(10, None)),  # "十号不对": that seat is wrong (the stand-in reads its 빼 so too)
+    ("不对 十号", None),  # 不对 and a new answer: not a correction
     ("不是十号", None),
     ("不是十号，是十号", None),
     ("去掉十号十一号", None),
