@@ -11,7 +11,8 @@ only for what is missing or in doubt:
 * **A choice between two readings.** When the recogniser's two best readings are both legal and differ in
   one seat, the judge asks "是一号还是七号？" and the ear listens for those two seats only.
 * **One seat at a time.** After two misses at one question (a refusal, or 不对), the judge offers the seats
-  one at a time — those the recogniser heard at this question first — and names the keypad key for each
+  one at a time — those the recogniser's readings at this question point at most first (named in the most
+  of the host's utterances, then the highest among the N-best) — and names the keypad key for each
   ("是七号吗？说对或不对，也可以在键盘上按7和回车。"); 对 / 不对 are what the ear reads best.
 
 Nothing here is taken without the host's 对 or his own keys: a gathered answer goes through the same
@@ -147,6 +148,12 @@ class Gathered:
     misses: int = 0
     heard: list[int] = field(default_factory=list)
     """Seats the recogniser read at this question (every reading), first heard first: offered first."""
+    times: dict[int, int] = field(default_factory=dict)
+    """In how many of the host's utterances at this question some reading named each seat: the seat he means
+    tends to come back, in one reading or another, each time he says it."""
+    weight: dict[int, float] = field(default_factory=dict)
+    """How high in the readings each seat came: 1 for a best reading, 1/2 for the second …, summed over his
+    utterances (of two seats heard as often, the one read first)."""
     choice: tuple[Seats, Seats] | None = None
     """The two readings the host is choosing between ("是一号还是七号？")."""
     offer: int | None = None
@@ -156,10 +163,16 @@ class Gathered:
 
     def note(self, heard: Heard) -> None:
         """Remember the seats of every reading of a spoken answer (the candidates of one-at-a-time offers)."""
-        for text, _ in heard.alternatives or ((heard.text, 0.0),):
+        pointed: dict[int, float] = {}
+        for rank, (text, _) in enumerate(heard.alternatives or ((heard.text, 0.0),)):
             for seat in seats_in(text):
+                if seat in self.prompt.seats:
+                    pointed[seat] = max(pointed.get(seat, 0.0), 1.0 / (rank + 1))
                 if seat not in self.heard and seat in self.prompt.seats:
                     self.heard.append(seat)
+        for seat, w in pointed.items():
+            self.times[seat] = self.times.get(seat, 0) + 1
+            self.weight[seat] = self.weight.get(seat, 0.0) + w
 
     def missed(self) -> bool:
         """Count a miss; True when it is time to offer one seat at a time — then the seats kept so far are let
@@ -177,8 +190,10 @@ class Gathered:
         return bool(self.prompt.accepts & {Seats, VoteResult}) and bool(self.prompt.seats)
 
     def next_offer(self) -> int | None:
-        """The next seat to offer: those heard first, then the others in order; None when none is left."""
-        for seat in [*self.heard, *self.prompt.seats]:
+        """The next seat to offer: those the readings point at most first — named in the most utterances, then
+        the highest in them, then heard first — then the others in order; None when none is left."""
+        heard = sorted(self.heard, key=lambda s: (-self.times.get(s, 0), -self.weight.get(s, 0.0)))
+        for seat in [*heard, *self.prompt.seats]:
             if seat not in self.kept and seat not in self.declined:
                 self.offer = seat
                 self._narrowed = None
