@@ -352,6 +352,8 @@ class Dialogue(Repairs[A], Generic[A]):
                 return Pending(other)
             part = partial(text, prompt) if heard.source in SPOKEN and e.refusal.code in STRAY_CODES else ()
             if part:  # "一号 四号 八号 열 是", "四号 六号 是": the seats heard are kept, the rest asked for
+                if e.refusal.code == "words.stray" and self.gathered.offer is None and self.gathered.missed():
+                    return self._offer_next(prompt)  # a stray word is a miss still: at the second, the offers
                 return self._answered(Seats(part), heard, prompt, pending, doubted=True)
             self.refuse(self.session.refusal_line(prompt, plain(e.refusal, heard)), prompt, heard)
             return self._missed(prompt, pending) if heard.source in SPOKEN else Pending(pending)
