@@ -11,7 +11,8 @@ sink `quietroom`, and the ear listening for the lobby's first question — what 
 Into that sink a separate process plays the room: digital silence (`--noise-db off`) or a steady noise (pink,
 at that RMS in dBFS, like a fan or the hum of a fridge at the microphone). The figure is the CPU time of the
 measuring process (every thread: /proc/self/task/*/stat) over the wall time, in % of one core — the machine's
-load changes the wall time a thread waits, not the CPU it uses.
+load changes the wall time a thread waits, not the CPU it uses — and each thread's context switches a second
+(`wakes/s`, /proc/self/task/*/status): how often it woke.
 
 Variants: `mic` (the microphone alone: no question asked, so the ear drops every block), `silero` (Silero on
 every frame, ungated), `gated` (Silero behind narrator/listen/vad.py's EnergyGate: the default), each with
@@ -48,6 +49,16 @@ def thread_cpu() -> dict[int, float]:
     return out
 
 
+def thread_switches() -> dict[int, int]:
+    """Context switches (voluntary and not) by thread id, of this process: how often each thread woke."""
+    out = {}
+    for task in Path("/proc/self/task").iterdir():
+        with __import__("contextlib").suppress(OSError):
+            lines = (task / "status").read_text().splitlines()
+            out[int(task.name)] = sum(int(line.split()[1]) for line in lines if "ctxt_switches" in line)
+    return out
+
+
 def measure(variant: str, seconds: float) -> dict[str, float]:
     """In this process: open the ear as `variant` says, then measure `seconds` of it."""
     from narrator.engine.prompts import Prompt
@@ -73,10 +84,10 @@ def measure(variant: str, seconds: float) -> dict[str, float]:
         ear.begin(Context(prompt, 18, time.monotonic()))
     time.sleep(3.0)  # the stream's start
     names = {t.native_id: t.name for t in threading.enumerate()}
-    c0, w0 = thread_cpu(), time.monotonic()
+    s0, c0, w0 = thread_switches(), thread_cpu(), time.monotonic()
     asked0 = getattr(vad, "asked", 0)
     time.sleep(seconds)
-    c1, wall = thread_cpu(), time.monotonic() - w0
+    c1, wall, s1 = thread_cpu(), time.monotonic() - w0, thread_switches()
     asked = getattr(vad, "asked", 0) - asked0
     alive = ear.mic.alive
     ear.stop()
@@ -87,6 +98,9 @@ def measure(variant: str, seconds: float) -> dict[str, float]:
         if used >= 0.05:
             label = names.get(tid, "main" if tid == os.getpid() else "native")
             out[label] = out.get(label, 0.0) + used
+    for tid, switches in s1.items():
+        label = "wakes/s " + names.get(tid, "main" if tid == os.getpid() else "native")
+        out[label] = out.get(label, 0.0) + (switches - s0.get(tid, 0)) / wall
     return out
 
 
