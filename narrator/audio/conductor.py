@@ -29,21 +29,24 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   the answer the judge takes, every repair on the way included (a refusal, a read-back and its 对, a
   choice, "还差一个": lines keyed `refusals.*` / `listening.*` keep the question open). Each try — his time
   from hearing the judge's last line to his words (`tried()`: the live loop's ear says when he spoke),
-  hearing the judge and reminders left out — is rounded up to `step_s`, and each repair counts `repair_s`
-  for the judge's lines. His repairs are measured where his answer time is (`repairs`, the most at one such
-  question), and a word's wait is `word_s` plus the longer of the measured `(1 + repairs) × answer time +
-  repairs × repair_s` and his own there — a word nobody asked counts the measured time. A dead, buried or
+  hearing the judge and reminders left out — is rounded up to `step_s`, and each repair counts for the
+  judge's lines `read_back_s` if it is a read-back (`listening.read_back`), else `repair_s` (a batch of lines
+  after one try is one repair). His repairs and what they count are measured where his answer time is
+  (`repairs`, `repair_cost`: the most at one such question; a try after a repair — his 对, a seat said again —
+  is measured apart, `again_s`, the answer time until one is), and a word's wait is `word_s` plus the longer
+  of the measured `answer time + repairs × again_s + repair_cost` and his own there — a word nobody asked counts the
+  measured time, a gesture word (`Line.gestures`: no question, so no repair) his answer time. A dead, buried or
   powerless role's step asks him
   for 过 at the same place (the Session's acknowledgement, narrator/judge/host_words.py), so the table's
   next line waits for his word there exactly as for a living role's answer, at whatever moment it would
-  come, and never before he gave it (his own lines fit in `word_s`, a repair's in `repair_s`).
+  come, and never before he gave it (his own lines fit in `word_s`, a repair's in `repair_s` or `read_back_s`).
 - **The bound and "请稍等"** (`please_wait`): the table waits in silence for at most
   `words × (word_s + (1 + repairs) × bound_s + repairs × repair_s)` (`repairs` of pacing.yaml's host_words;
-  his measured time and repairs if those are less). When its next line is not due by then — the host's
-  measured time or repairs are past the bound (then at every such step, asked or not), or he is slower now
-  than at the wolves' questions (at a decision or a 过 alike) — the table hears `please_wait`
-  at that moment, once, then
-  its next line when it is due and said. `wake()` says it when due (the live loop calls it while it
+  his measured time and repairs if those are less; a gesture word `word_s + bound_s`). When its next line
+  is not due by then — the host's measured time or repairs are past the bound (then at every such step,
+  asked or not), or he is slower now than at the wolves' questions (at a decision or a 过 alike) — the table
+  hears `please_wait` at that moment, once, then its next line when it is due and said. `wake()` says it
+  when due (the live loop calls it while it
   listens; `wait_until` does offline).
 - **撤销** (`UNDONE`, the host's line that says it was done): the questions asked again after it, up to the
   table's next line, are not timed (the table heard them once; its wait for the host's words stands as it
@@ -61,6 +64,7 @@ API for the live loop (see also narrator/audio/timer.py for the day speech timer
     conductor.say(session.take_lines())   # place lines; returns their Placed records
     conductor.ready()                     # wait until everything said has been heard; the host may answer
     conductor.tried()                     # the host's words were heard: one try at the open question
+    conductor.expect_read_backs(1)        # a voice ear: one read-back a question from the start
     conductor.wake()                      # while the host is waited for: "请稍等" when due; s until it is
     conductor.hold_remaining_s()          # s until the table may hear its next line (the step's hold)
     conductor.hold()                      # wait that long (the vote call's `countdown` hold: hands up)
@@ -123,10 +127,15 @@ def _repair(line: Line) -> bool:
                                                  and line.key not in ("listening.remind", UNDONE))
 
 
-def _budget(words: HostWords, answer_s: float, repairs: int) -> float:
-    """s one word counts for the host: the first try and one per repair at `answer_s` each, and `repair_s` per
-    repair for the judge's lines."""
-    return (1 + repairs) * answer_s + repairs * words.repair_s
+def _read_back(line: Line) -> bool:
+    """A read-back of the answer heard ("七号，对吗？"): a short repair (`read_back_s`)."""
+    return line.key == "listening.read_back"
+
+
+def _budget(answer_s: float, again_s: float, repairs: int, repair_cost: float) -> float:
+    """s one word counts for the host: the first try at `answer_s`, one per repair at `again_s` each, and
+    `repair_cost` for the judge's lines of those repairs (`read_back_s` a read-back, `repair_s` another)."""
+    return answer_s + repairs * again_s + repair_cost
 
 
 @dataclass(slots=True)
@@ -142,6 +151,9 @@ class _Asked:
     """s of the current try so far."""
     tries: list[float] = field(default_factory=list)
     """s of each try done, rounded up to `step_s` (at most `most_s`)."""
+    costs: list[float] = field(default_factory=list)
+    """s each repair counts for the judge's lines (`read_back_s` for a read-back, `repair_s` for another; a
+    batch of lines after one try is one repair, counted as its dearest line)."""
     heard: bool = False
     """His words were just heard (`tried()`): until the judge's next line the time is the judge's, not his."""
 
@@ -154,6 +166,8 @@ class _Wait:
     said: int
     end: int
     words: int
+    gestures: int
+    """Of `words`, those the host answers with a gesture (`Line.gestures`): no question, no repair."""
     key: str
     text: str
     """The line's key and text: the same line said again is a reminder."""
@@ -164,19 +178,23 @@ class _Wait:
     asked: set[tuple[str, str]] = field(default_factory=set)
     """The questions timed since the line (key, text): one asked again after a refusal is not timed again."""
 
-    def due(self, words: HostWords, answer_s: float, repairs: int) -> int:
+    def due(self, words: HostWords, answer_s: float, again_s: float, repairs: int, repair_cost: float) -> int:
         """Frame from which the next table line may start: per word `word_s` and the host's time — his measured
         answer time and repairs, or his own at that word's question when it took longer; a word not asked (yet)
-        counts the measured time."""
-        budget = _budget(words, answer_s, repairs)
-        host = sum(max(budget, took) for took in self.took) + max(0, self.words - len(self.took)) * budget
-        return max(self.end, self.said + _f(self.words * words.word_s + host))
+        counts the measured time, a gesture his answer time alone (it has no repair)."""
+        budget = _budget(answer_s, again_s, repairs, repair_cost)
+        asks = self.words - self.gestures
+        host = sum(max(budget, took) for took in self.took) + max(0, asks - len(self.took)) * budget
+        return max(self.end, self.said + _f(self.words * words.word_s + host + self.gestures * answer_s))
 
-    def late(self, words: HostWords, answer_s: float, repairs: int) -> int:
-        """The bound: past it the table hears "请稍等" (the answer time counted at most `bound_s` and the repairs
-        at most `repairs` a question, whatever the host took since)."""
-        budget = _budget(words, min(answer_s, words.bound_s), min(repairs, words.repairs))
-        return max(self.end, self.said + self.words * _f(words.word_s + budget))
+    def late(self, words: HostWords, answer_s: float, again_s: float, repairs: int, repair_cost: float) -> int:
+        """The bound: past it the table hears "请稍等" (the answer time counted at most `bound_s`, the repairs at
+        most `repairs` a question and their lines at most `repairs × repair_s`, whatever the host took since)."""
+        answer_s = min(answer_s, words.bound_s)
+        budget = _budget(answer_s, min(again_s, words.bound_s), min(repairs, words.repairs),
+                         min(repair_cost, words.repairs * words.repair_s))
+        asks = self.words - self.gestures
+        return max(self.end, self.said + asks * _f(words.word_s + budget) + self.gestures * _f(words.word_s + answer_s))
 
 
 class Conductor:
@@ -212,9 +230,17 @@ class Conductor:
         self._cues: dict[str, int] | None = None
         self._opened = False  # a step has opened and its first question's hold is still to come
         self.answer_s = 0.0 if self.host_words is None else self.host_words.floor_s
-        """s. The host's answer time: the longest try measured so far, rounded up to a step, within its bounds."""
+        """s. The host's answer time: the longest first try measured so far, rounded up to a step, within its
+        bounds."""
+        self.again_s: float | None = None
+        """s. His time at a try after a repair (his 对 to a read-back, a seat said again: he decided already): the
+        longest measured so far where `answer_s` is, rounded up to a step; None until one is measured (then
+        `answer_s` counts for it)."""
         self.repairs = 0
         """The host's repairs per question: the most measured so far (at most one more than the bound counts)."""
+        self.repair_cost = 0.0
+        """s. The judge's lines of those repairs: the most measured at one question (`read_back_s` a read-back,
+        `repair_s` another repair; at most one repair more than the bound counts)."""
         self.please_wait: Line | None = None
         """The table's neutral line past the bound ("请稍等"); None: the table waits in silence."""
         self._open: _Asked | None = None  # the host question being answered (timed), repairs and all
@@ -329,7 +355,7 @@ class Conductor:
         if ch == "all" and wait_at is None and not aside:
             self._timed = self._undone = False
             if line.words > 0 and words is not None:
-                self._word = _Wait(said, end, line.words, line.key, line.text)
+                self._word = _Wait(said, end, line.words, min(line.gestures, line.words), line.key, line.text)
         p = Placed(line, start / SR, speech / SR, said / SR, end / SR, self.phase)
         self.timeline.append(p)
         if not audible:
@@ -343,11 +369,15 @@ class Conductor:
         word, words = self._word, self.host_words
         if word is None or words is None:
             return self._end["all"]
-        return max(self._end["all"], word.due(words, self.answer_s, self.repairs))
+        return max(self._end["all"], word.due(words, self.answer_s, self._again_s(), self.repairs, self.repair_cost))
+
+    def _again_s(self) -> float:
+        """s a try after a repair counts: measured, or (until it is) the answer time."""
+        return self.answer_s if self.again_s is None else self.again_s
 
     def _late(self, word: _Wait) -> int:
         assert self.host_words is not None
-        return word.late(self.host_words, self.answer_s, self.repairs)
+        return word.late(self.host_words, self.answer_s, self._again_s(), self.repairs, self.repair_cost)
 
     def wake(self) -> float | None:
         """Say "请稍等" on the table if it is due now (the last table line's next one not said by its bound);
@@ -401,9 +431,12 @@ class Conductor:
         asked.tries.append(self._rounded(asked.thinking))
         asked.thinking, asked.since, asked.heard = 0.0, now, True
 
-    def expect_repairs(self, repairs: int) -> None:
-        """At least this many repairs a question from the start (an ear that reads every spoken seat back)."""
+    def expect_read_backs(self, repairs: int) -> None:
+        """At least this many repairs a question from the start, read-backs (an ear that reads every spoken seat
+        back): `repairs` tries more, and `read_back_s` each for the judge's lines."""
         self.repairs = max(self.repairs, repairs)
+        if self.host_words is not None:
+            self.repair_cost = max(self.repair_cost, repairs * self.host_words.read_back_s)
 
     def _rounded(self, seconds: float) -> float:
         assert self.host_words is not None
@@ -422,18 +455,30 @@ class Conductor:
             asked.thinking += self.now_s() - asked.since  # his silence until the judge spoke (not the judge's
             # own time between his words and its answer)
         heard, asked.since, asked.heard = asked.heard, None, False
-        if reminder or _repair(line):
+        if reminder:
+            return
+        if _repair(line):
+            cost = words.read_back_s if _read_back(line) else words.repair_s
+            if heard or not asked.costs:  # the judge's first line after his words: a repair of its own
+                asked.costs.append(cost)
+            else:  # a batch of lines after one try ("好，请重新回答。" and a seat offered): one repair
+                asked.costs[-1] = max(asked.costs[-1], cost)
             return
         if not heard:  # his last words were not signalled (`tried`): his last try ends here
             asked.tries.append(self._rounded(asked.thinking))
         self._open = None
         repairs = len(asked.tries) - 1
-        took = sum(asked.tries) + repairs * words.repair_s
+        costs = (asked.costs + [words.repair_s] * repairs)[:repairs]  # a repair not told apart: `repair_s`
+        took = sum(asked.tries) + sum(costs)
         question = asked.line
         if question.public_ask and not self._timed:
             self._timed = True
-            self.answer_s = max(self.answer_s, *asked.tries)
+            self.answer_s = max(self.answer_s, asked.tries[0])
+            again = asked.tries[1:words.repairs + 2]
+            if again:
+                self.again_s = max(again if self.again_s is None else [self.again_s, *again])
             self.repairs = max(self.repairs, min(repairs, words.repairs + 1))
+            self.repair_cost = max(self.repair_cost, sum(costs[:words.repairs + 1]))
         word = self._word
         if word is not None and question.to == "host" and question.key.startswith("prompts.") and \
                 (question.key, question.text) not in word.asked:

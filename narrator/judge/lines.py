@@ -40,6 +40,9 @@ class Line:
     public_ask: bool = False
     """A host question every game asks alike at this point (the wolves'): the Conductor measures the host's
     answer time on these only, so the table's waits never follow a secret question (host_words.py)."""
+    gestures: int = 0
+    """Of `words`, those the host answers with a gesture at the table (the hunter's shot status, a night-1 wake
+    that only identifies): no question is asked for them, so none needs a repair (host_words.questions)."""
 
     @property
     def parts(self) -> tuple[str, ...]:
