@@ -34,8 +34,12 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   after one try is one repair). His repairs and what they count are measured where his answer time is
   (`repairs`, `repair_cost`: the most at one such question; a try after a repair — his 对, a seat said again —
   is measured apart, `again_s`, the answer time until one is), and a word's wait is `word_s` plus the longer
-  of the measured `answer time + repairs × again_s + repair_cost` and his own there — a word nobody asked counts the
-  measured time, a gesture word (`Line.gestures`: no question, so no repair) his answer time. A dead, buried or
+  of the measured `answer time + repairs × again_s + repair_cost` and his own there — a word nobody asked
+  counts the measured time, a gesture word (`Line.gestures`: no question, so no repair) his answer time. A
+  word whose question may be irreversible and take nobody (`Line.confirms`: the wolves' kill, the witch's
+  poison, a shot, a take) allows one repair more, the read-back of a typed 过 and his 对 (`read_back_s` and
+  a try after a repair), asked or not (unless the ear reads back every answer: `expect_repairs`); a
+  read-back at such a public question is not measured. A dead, buried or
   powerless role's step asks him
   for 过 at the same place (the Session's acknowledgement, narrator/judge/host_words.py), so the table's
   next line waits for his word there exactly as for a living role's answer, at whatever moment it would
@@ -64,7 +68,7 @@ API for the live loop (see also narrator/audio/timer.py for the day speech timer
     conductor.say(session.take_lines())   # place lines; returns their Placed records
     conductor.ready()                     # wait until everything said has been heard; the host may answer
     conductor.tried()                     # the host's words were heard: one try at the open question
-    conductor.expect_read_backs(1)        # a voice ear: one read-back a question from the start
+    conductor.expect_repairs(1)           # a voice ear: one read-back a question from the start
     conductor.wake()                      # while the host is waited for: "请稍等" when due; s until it is
     conductor.hold_remaining_s()          # s until the table may hear its next line (the step's hold)
     conductor.hold()                      # wait that long (the vote call's `countdown` hold: hands up)
@@ -104,6 +108,9 @@ if TYPE_CHECKING:
 SR = SAMPLE_RATE
 _POLL_S = 0.01
 UNDONE = "listening.undone"
+READ_BACK = "listening.read_back"
+"""A read-back at a question ("七号，对吗？", "没有人，对吗？"): at a word that may need one (`Line.confirms`) the
+first is the confirmation every game allows there, not a repair the host is measured at."""
 """The host's line after 撤销 (narrator/data/script.*.yaml): the questions he is asked again after it, up to the
 table's next line, are not timed again (the table's wait stands as it was; see the module docstring)."""
 _LATE_S = 3.0
@@ -125,11 +132,6 @@ def _repair(line: Line) -> bool:
     撤销's `UNDONE`: the question it took back ends there, and the questions after it are not timed)."""
     return line.key.startswith("refusals.") or (line.key.startswith("listening.")
                                                  and line.key not in ("listening.remind", UNDONE))
-
-
-def _read_back(line: Line) -> bool:
-    """A read-back of the answer heard ("七号，对吗？"): a short repair (`read_back_s`)."""
-    return line.key == "listening.read_back"
 
 
 def _budget(answer_s: float, again_s: float, repairs: int, repair_cost: float) -> float:
@@ -156,6 +158,8 @@ class _Asked:
     batch of lines after one try is one repair, counted as its dearest line)."""
     heard: bool = False
     """His words were just heard (`tried()`): until the judge's next line the time is the judge's, not his."""
+    read_backs: int = 0
+    """Read-backs he heard at this question (`READ_BACK`)."""
 
 
 @dataclass(slots=True)
@@ -166,8 +170,6 @@ class _Wait:
     said: int
     end: int
     words: int
-    gestures: int
-    """Of `words`, those the host answers with a gesture (`Line.gestures`): no question, no repair."""
     key: str
     text: str
     """The line's key and text: the same line said again is a reminder."""
@@ -177,24 +179,41 @@ class _Wait:
     repair), secret or not, an acknowledgement's 过 included."""
     asked: set[tuple[str, str]] = field(default_factory=set)
     """The questions timed since the line (key, text): one asked again after a refusal is not timed again."""
+    gestures: int = 0
+    """Of `words`, those the host answers with a gesture (`Line.gestures`): no question, no repair."""
+    confirms: int = 0
+    """Of its words, those that allow one repair more: a read-back of 过 may come there (`Line.confirms`, when
+    the ear does not read back every answer already)."""
+
+    def budgets(self, words: HostWords, answer_s: float, again_s: float, repairs: int,
+                repair_cost: float) -> list[float]:
+        """s each word counts for the host, the largest first: a word that allows a confirmation one repair more
+        (a read-back and his next try), a gesture his answer time alone (no question, so no repair)."""
+        budget = _budget(answer_s, again_s, repairs, repair_cost)
+        confirmed = _budget(answer_s, again_s, repairs + 1, repair_cost + words.read_back_s)
+        asks = max(0, self.words - self.confirms - self.gestures)
+        return [confirmed] * self.confirms + [budget] * asks + [answer_s] * min(self.gestures, self.words)
 
     def due(self, words: HostWords, answer_s: float, again_s: float, repairs: int, repair_cost: float) -> int:
         """Frame from which the next table line may start: per word `word_s` and the host's time — his measured
         answer time and repairs, or his own at that word's question when it took longer; a word not asked (yet)
-        counts the measured time, a gesture his answer time alone (it has no repair)."""
-        budget = _budget(answer_s, again_s, repairs, repair_cost)
-        asks = self.words - self.gestures
-        host = sum(max(budget, took) for took in self.took) + max(0, asks - len(self.took)) * budget
-        return max(self.end, self.said + _f(self.words * words.word_s + host + self.gestures * answer_s))
+        counts the measured time, a gesture his answer time alone (it has no repair). The questions' times go
+        with the words' allowances in order, the longest with the largest (which word a question was is a
+        secret: a dead role's 过 stands for its decision)."""
+        budgets = self.budgets(words, answer_s, again_s, repairs, repair_cost)
+        budgets += [_budget(answer_s, again_s, repairs, repair_cost)] * max(0, len(self.took) - len(budgets))
+        budgets.sort(reverse=True)
+        took = sorted(self.took, reverse=True) + [0.0] * max(0, len(budgets) - len(self.took))
+        host = sum(max(budget, t) for budget, t in zip(budgets, took, strict=True))
+        return max(self.end, self.said + _f(self.words * words.word_s + host))
 
     def late(self, words: HostWords, answer_s: float, again_s: float, repairs: int, repair_cost: float) -> int:
         """The bound: past it the table hears "请稍等" (the answer time counted at most `bound_s`, the repairs at
-        most `repairs` a question and their lines at most `repairs × repair_s`, whatever the host took since)."""
-        answer_s = min(answer_s, words.bound_s)
-        budget = _budget(answer_s, min(again_s, words.bound_s), min(repairs, words.repairs),
-                         min(repair_cost, words.repairs * words.repair_s))
-        asks = self.words - self.gestures
-        return max(self.end, self.said + asks * _f(words.word_s + budget) + self.gestures * _f(words.word_s + answer_s))
+        most `repairs` a question — one more at a word that allows a confirmation — and their lines at most
+        `repairs × repair_s`, whatever the host took since)."""
+        budgets = self.budgets(words, min(answer_s, words.bound_s), min(again_s, words.bound_s),
+                               min(repairs, words.repairs), min(repair_cost, words.repairs * words.repair_s))
+        return max(self.end, self.said + sum(_f(words.word_s + budget) for budget in budgets))
 
 
 class Conductor:
@@ -241,6 +260,7 @@ class Conductor:
         self.repair_cost = 0.0
         """s. The judge's lines of those repairs: the most measured at one question (`read_back_s` a read-back,
         `repair_s` another repair; at most one repair more than the bound counts)."""
+        self._expected = 0  # repairs a question expected from the start (`expect_repairs`)
         self.please_wait: Line | None = None
         """The table's neutral line past the bound ("请稍等"); None: the table waits in silence."""
         self._open: _Asked | None = None  # the host question being answered (timed), repairs and all
@@ -355,7 +375,9 @@ class Conductor:
         if ch == "all" and wait_at is None and not aside:
             self._timed = self._undone = False
             if line.words > 0 and words is not None:
-                self._word = _Wait(said, end, line.words, min(line.gestures, line.words), line.key, line.text)
+                self._word = _Wait(said, end, line.words, line.key, line.text,
+                                   confirms=line.confirms if self._expected == 0 else 0,
+                                   gestures=min(line.gestures, line.words))
         p = Placed(line, start / SR, speech / SR, said / SR, end / SR, self.phase)
         self.timeline.append(p)
         if not audible:
@@ -431,10 +453,12 @@ class Conductor:
         asked.tries.append(self._rounded(asked.thinking))
         asked.thinking, asked.since, asked.heard = 0.0, now, True
 
-    def expect_read_backs(self, repairs: int) -> None:
+    def expect_repairs(self, repairs: int) -> None:
         """At least this many repairs a question from the start, read-backs (an ear that reads every spoken seat
-        back): `repairs` tries more, and `read_back_s` each for the judge's lines."""
+        back): `repairs` tries more, and `read_back_s` each for the judge's lines. A read-back of 过 is one of
+        them, so a word that may need one (`Line.confirms`) allows no repair more."""
         self.repairs = max(self.repairs, repairs)
+        self._expected = max(self._expected, repairs)
         if self.host_words is not None:
             self.repair_cost = max(self.repair_cost, repairs * self.host_words.read_back_s)
 
@@ -458,7 +482,8 @@ class Conductor:
         if reminder:
             return
         if _repair(line):
-            cost = words.read_back_s if _read_back(line) else words.repair_s
+            asked.read_backs += line.key == READ_BACK
+            cost = words.read_back_s if line.key == READ_BACK else words.repair_s
             if heard or not asked.costs:  # the judge's first line after his words: a repair of its own
                 asked.costs.append(cost)
             else:  # a batch of lines after one try ("好，请重新回答。" and a seat offered): one repair
@@ -471,15 +496,17 @@ class Conductor:
         costs = (asked.costs + [words.repair_s] * repairs)[:repairs]  # a repair not told apart: `repair_s`
         took = sum(asked.tries) + sum(costs)
         question = asked.line
+        word = self._word
         if question.public_ask and not self._timed:
             self._timed = True
             self.answer_s = max(self.answer_s, asked.tries[0])
-            again = asked.tries[1:words.repairs + 2]
-            if again:
+            confirmed = min(asked.read_backs, 1) if word is not None and word.confirms else 0  # allowed there
+            again = asked.tries[1:len(asked.tries) - confirmed][:words.repairs + 1]  # his 对 to a 过 read back
+            if again:  # is not measured: whether 过 was said there is a secret (空刀)
                 self.again_s = max(again if self.again_s is None else [self.again_s, *again])
-            self.repairs = max(self.repairs, min(repairs, words.repairs + 1))
-            self.repair_cost = max(self.repair_cost, sum(costs[:words.repairs + 1]))
-        word = self._word
+            self.repairs = max(self.repairs, min(repairs - confirmed, words.repairs + 1))
+            cost = sum(costs[:words.repairs + 1 + confirmed]) - confirmed * words.read_back_s
+            self.repair_cost = max(self.repair_cost, cost)
         if word is not None and question.to == "host" and question.key.startswith("prompts.") and \
                 (question.key, question.text) not in word.asked:
             word.asked.add((question.key, question.text))

@@ -276,7 +276,7 @@ class Live:
             conductor.please_wait = conductor.please_wait or self.script.line("events", "please_wait")
             dialogue.wake = lambda: self._wake(conductor)
             if self.ear.microphones() or self.config.read_back == "always":
-                conductor.expect_read_backs(1)  # every spoken seat (or every answer) is read back: a repair
+                conductor.expect_repairs(1)  # every spoken seat (or every answer) is read back: a repair
         if not resumed and not started:
             self.wait_for_start(ear, dialogue)
         if not resumed:

@@ -32,7 +32,7 @@ def silent(line: Line) -> np.ndarray:
 
 def conductor(read_backs: int) -> Conductor:
     c = Conductor(None, FakeClock(), silent, pacing=PACING, host_words=WORDS)
-    c.expect_read_backs(read_backs)
+    c.expect_repairs(read_backs)
     return c
 
 
