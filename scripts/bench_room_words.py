@@ -133,8 +133,8 @@ def board_forms(pack: Pack) -> dict[str, list[str]]:
 
 
 RULE_FORMS: dict[str, list[str]] = {
-    "不要警长": ["보안관 없이", "보안관 빼", "보안관 빼기", "선거 없이", "경찰 없이", "반장 없이", "캡틴 없이", "보안관 생략",
-                 "선거 생략", "보안관 제외"],
+    "不要警长": ["보안관 없이", "보안관 빼", "보안관 빼기", "선거 없이", "경찰 없이", "반장 없이", "캡틴 없이",
+                 "보안관 생략", "선거 생략", "보안관 제외"],
 }
 """The rules the lobby's rules question takes (narrator/serve/words.py rule_phrases), at a 12-player board."""
 GROUPS = ("seats", "counts", "boards", "controls", "rules")
