@@ -232,7 +232,7 @@ def test_the_whole_session_by_voice_through_the_room(room: Room, tmp_path: Path)
         lobby(run, ears, "不要警长", "记下了：没有警长")
         mark("lobby")
         a_game(run, ears, done, run.scripted, 0)
-        heard(run, "复盘")
+        heard(run, "复盘", timeout_s=ASKED_S)  # after the last answer: the steps left, each with its fair wait
         mark("first game")
         lobby(run, ears, "再来一局", "要改规则")
         a_game(run, ears, done, host_script(second), 1, upto=NIGHT_ONE)
@@ -258,7 +258,7 @@ def test_the_whole_session_by_voice_through_the_room(room: Room, tmp_path: Path)
         # the steps done since the cut: its answers, and each 过 taken where a step asked nothing (not journaled)
         play_steps(run, ears, done, steps[NIGHT_ONE:], lambda: len(answers_in(run.data, 1)) - NIGHT_ONE
                    + passes_taken([line for _, line in run.printed]), passes=True, asked_s=ASKED_S)
-        heard(run, "复盘")
+        heard(run, "复盘", timeout_s=ASKED_S)  # after the last answer: the steps left, each with its fair wait
         mark("second game")
         lobby(run, ears, "结束", "这次就到这里")
         lobby(run, ears, "关机", "再见")
