@@ -10,8 +10,10 @@ set-up), the web server on 127.0.0.1 (`--web-listen 127.0.0.1:0`), and are measu
 
 1. **Power-on → ready**: spawn to the READY=1 that `serve` sends systemd (a $NOTIFY_SOCKET of the bench's own),
    right after its ready line is handed to the speaker; and the CPU time the process used until then (what a
-   quiet core would spend, whatever the machine's load).
-2. **Idle in the lobby**: from READY=1, `--idle-s` seconds waiting for 开始新游戏 with nothing said: CPU time of
+   quiet core would spend, whatever the machine's load). With a model, also spawn → "the voice joined" on
+   `serve`'s stderr: the microphone joins the typed input once the model has loaded, after READY=1.
+2. **Idle in the lobby**: from the voice's joining (without a model: READY=1) + 2 s, `--idle-s` seconds waiting
+   for 开始新游戏 with nothing said (the table's streams rest once the ready line has played): CPU time of
    the whole process (every thread: /proc/PID/stat utime + stime) over the wall time, in % of one core, and the
    resident memory at the end (VmRSS) and the cgroup's peak.
 3. **A whole game by text**: the lobby, the built-in demo game (12 players, three nights) piped in, 结束, 关机;
@@ -31,9 +33,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "play"))
@@ -104,27 +108,58 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+class Log:
+    """`serve`'s stderr, read on a thread: when each line came (s since the spawn)."""
+
+    def __init__(self, stream: IO[str], t0: float) -> None:
+        self.lines: list[tuple[float, str]] = []
+        self._thread = threading.Thread(target=self._read, args=(stream, t0), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: IO[str], t0: float) -> None:
+        for line in stream:
+            self.lines.append((time.monotonic() - t0, line.rstrip()))
+
+    def when(self, *texts: str, timeout_s: float = 120.0) -> tuple[float, str]:
+        """The first line holding any of `texts` (waiting for it): (s since the spawn, the line)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            for at, line in list(self.lines):
+                if any(text in line for text in texts):
+                    return at, line
+            time.sleep(0.02)
+        return float("nan"), ""
+
+
 def ready_and_idle(cmd: list[str], env: dict[str, str], group: Path, cpu: int,
-                   idle_s: float) -> tuple[float, float, float, float]:
-    """(s to READY=1, CPU s to READY=1, % of a core idle in the lobby, resident MB after idling)."""
+                   idle_s: float, voice: bool) -> tuple[float, float, float, float, float]:
+    """(s to READY=1, CPU s to READY=1, % of a core idle in the lobby, resident MB after idling, s to the
+    voice's joining — nan without a model). The idle window starts once the voice has joined."""
     with tempfile.TemporaryDirectory() as tmp, socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         where = str(Path(tmp) / "notify")
         sock.bind(where)
         sock.settimeout(120)
         t0 = time.monotonic()
-        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                env={**env, "NOTIFY_SOCKET": where}, preexec_fn=confined(group, cpu))
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True, env={**env, "NOTIFY_SOCKET": where}, preexec_fn=confined(group, cpu))
+        assert proc.stderr is not None
+        log = Log(proc.stderr, t0)
         try:
             while b"READY=1" not in sock.recv(4096):
                 pass
             ready, ready_cpu = time.monotonic() - t0, cpu_s(proc.pid)
+            joined = float("nan")
+            if voice:
+                joined, line = log.when("the voice joined", "the voice cannot listen")
+                if "cannot" in line:
+                    sys.exit(f"serve: {line}")
             if idle_s <= 0:
-                return ready, ready_cpu, float("nan"), rss_mb(proc.pid)
+                return ready, ready_cpu, float("nan"), rss_mb(proc.pid), joined
             time.sleep(2.0)  # the web server's and mDNS's start, the ready line's end
             c0, w0 = cpu_s(proc.pid), time.monotonic()
             time.sleep(idle_s)
             used = cpu_s(proc.pid) - c0
-            return ready, ready_cpu, 100 * used / (time.monotonic() - w0), rss_mb(proc.pid)
+            return ready, ready_cpu, 100 * used / (time.monotonic() - w0), rss_mb(proc.pid), joined
         finally:
             proc.terminate()
             proc.wait(30)
@@ -162,18 +197,28 @@ def main() -> None:
         runs = runs[1:]
     if args.no_model:
         runs = runs[:1]
+    loads: list[float] = []
     with bench_home() as (env, cache):
         for label, extra in runs:
             with memory_cgroup() as group:
-                got = [ready_and_idle(command(*extra, cache=cache), env, group, args.cpu,
-                                      args.idle_s if i < args.idle_runs else 0) for i in range(args.runs)]
-                readies, cpus = [r for r, _, _, _ in got], [c for _, c, _, _ in got]
+                got = []
+                for i in range(args.runs):
+                    got.append(ready_and_idle(command(*extra, cache=cache), env, group, args.cpu,
+                                              args.idle_s if i < args.idle_runs else 0, bool(extra)))
+                    loads.append(os.getloadavg()[0])
+                readies, cpus = [r for r, _, _, _, _ in got], [c for _, c, _, _, _ in got]
                 print(f"{label}: power-on → READY=1: median {statistics.median(readies):.2f} s, max "
                       f"{max(readies):.2f} s over {args.runs} runs (load {os.getloadavg()[0]:.1f}); CPU time to "
                       f"READY=1 median {statistics.median(cpus):.2f} s (runs {', '.join(f'{c:.2f}' for c in cpus)})")
-                idles = [i for _, _, i, _ in got[: args.idle_runs]]
-                print(f"{label}: idle in the lobby {args.idle_s:.0f} s: median {statistics.median(idles):.2f} % of one "
-                      f"core (runs {', '.join(f'{i:.2f}' for i in idles)}), resident {got[0][3]:.0f} MB")
+                if extra:
+                    joins = [j for _, _, _, _, j in got]
+                    print(f"{label}: power-on → the voice joined: median {statistics.median(joins):.2f} s, max "
+                          f"{max(joins):.2f} s (runs {', '.join(f'{j:.2f}' for j in joins)})")
+                idles = [i for _, _, i, _, _ in got[: args.idle_runs]]
+                print(f"{label}: idle in the lobby {args.idle_s:.0f} s: median {statistics.median(idles):.2f} %, max "
+                      f"{max(idles):.2f} % of one core (runs {', '.join(f'{i:.2f}' for i in idles)}; load after each "
+                      f"{', '.join(f'{x:.1f}' for x in loads[: args.idle_runs])}), resident {got[0][3]:.0f} MB")
+                loads.clear()
             if not args.skip_game:
                 with memory_cgroup() as group:
                     mb, wall, cpu, code = game(command(*extra, "--pace", str(args.pace), cache=cache), env, group,

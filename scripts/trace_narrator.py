@@ -9,7 +9,8 @@ Runs the real CLI in this process after wrapping a few methods, each of which ap
 
     vad_end     the VAD decided the utterance ended (VoiceEar, after the trailing silence); "capture_t": the
                 ear's clock for that end (the microphone's capture time of the last frame); "complete": ended
-                by meaning (narrator/listen/turn.py), stamped when the short silence was reached
+                by meaning (narrator/listen/turn.py), stamped when the short silence was reached; "stage":
+                1 at `complete_s` with every reading agreeing (several seats asked), 2 at the last short silence
     final       the decoder's final result is out (Recognizer.final, or Recognizer.peek with "peek"; "took" s)
     vad_start   the VAD started an utterance ("context": the prompt the ear listens for, or None)
     decoded     what the ear made of an utterance ("text": the Heard's, None when nothing)
@@ -94,7 +95,7 @@ def install(out: Path) -> None:
         t0, was = time.monotonic(), self._utt_start
         end_if_complete(self)
         if was is not None and self._utt_start is None:  # ended by meaning: decided before the decoder's peek
-            log("vad_end", t=t0, capture_t=self.endpointer._t, complete=True)
+            log("vad_end", t=t0, capture_t=self.endpointer._t, complete=True, stage=self._asked)
 
     final = Recognizer.final
 

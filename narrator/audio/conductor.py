@@ -32,7 +32,10 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   hearing the judge and reminders left out — is rounded up to `step_s`, and each repair counts `repair_s`
   for the judge's lines. His repairs are measured where his answer time is (`repairs`, the most at one such
   question), and a word's wait is `word_s` plus the longer of the measured `(1 + repairs) × answer time +
-  repairs × repair_s` and his own there — a word nobody asked counts the measured time. A dead, buried or
+  repairs × repair_s` and his own there — a word nobody asked counts the measured time. A word whose
+  question may be irreversible and take nobody (`Line.confirms`: the wolves' kill, the witch's poison, a
+  shot, a take) allows one repair more, the read-back of a typed 过 and his 对, asked or not (unless the ear
+  reads back every answer: `expect_repairs`); a read-back at such a public question is not measured. A dead, buried or
   powerless role's step asks him
   for 过 at the same place (the Session's acknowledgement, narrator/judge/host_words.py), so the table's
   next line waits for his word there exactly as for a living role's answer, at whatever moment it would
@@ -100,6 +103,9 @@ if TYPE_CHECKING:
 SR = SAMPLE_RATE
 _POLL_S = 0.01
 UNDONE = "listening.undone"
+READ_BACK = "listening.read_back"
+"""A read-back at a question ("七号，对吗？", "没有人，对吗？"): at a word that may need one (`Line.confirms`) the
+first is the confirmation every game allows there, not a repair the host is measured at."""
 """The host's line after 撤销 (narrator/data/script.*.yaml): the questions he is asked again after it, up to the
 table's next line, are not timed again (the table's wait stands as it was; see the module docstring)."""
 _LATE_S = 3.0
@@ -144,6 +150,8 @@ class _Asked:
     """s of each try done, rounded up to `step_s` (at most `most_s`)."""
     heard: bool = False
     """His words were just heard (`tried()`): until the judge's next line the time is the judge's, not his."""
+    read_backs: int = 0
+    """Read-backs he heard at this question (`READ_BACK`)."""
 
 
 @dataclass(slots=True)
@@ -163,20 +171,32 @@ class _Wait:
     repair), secret or not, an acknowledgement's 过 included."""
     asked: set[tuple[str, str]] = field(default_factory=set)
     """The questions timed since the line (key, text): one asked again after a refusal is not timed again."""
+    confirms: int = 0
+    """Of its words, those that allow one repair more: a read-back of 过 may come there (`Line.confirms`, when
+    the ear does not read back every answer already)."""
+
+    def budgets(self, words: HostWords, answer_s: float, repairs: int) -> list[float]:
+        """s each word counts for the host, the largest first: a word that allows a confirmation one repair more."""
+        return [_budget(words, answer_s, repairs + 1)] * self.confirms + \
+            [_budget(words, answer_s, repairs)] * max(0, self.words - self.confirms)
 
     def due(self, words: HostWords, answer_s: float, repairs: int) -> int:
         """Frame from which the next table line may start: per word `word_s` and the host's time — his measured
         answer time and repairs, or his own at that word's question when it took longer; a word not asked (yet)
-        counts the measured time."""
-        budget = _budget(words, answer_s, repairs)
-        host = sum(max(budget, took) for took in self.took) + max(0, self.words - len(self.took)) * budget
+        counts the measured time. The questions' times go with the words' allowances in order, the longest with
+        the largest (which word a question was is a secret: a dead role's 过 stands for its decision)."""
+        budgets = self.budgets(words, answer_s, repairs)
+        budgets += [_budget(words, answer_s, repairs)] * max(0, len(self.took) - len(budgets))
+        took = sorted(self.took, reverse=True) + [0.0] * max(0, len(budgets) - len(self.took))
+        host = sum(max(budget, t) for budget, t in zip(budgets, took, strict=True))
         return max(self.end, self.said + _f(self.words * words.word_s + host))
 
     def late(self, words: HostWords, answer_s: float, repairs: int) -> int:
         """The bound: past it the table hears "请稍等" (the answer time counted at most `bound_s` and the repairs
-        at most `repairs` a question, whatever the host took since)."""
-        budget = _budget(words, min(answer_s, words.bound_s), min(repairs, words.repairs))
-        return max(self.end, self.said + self.words * _f(words.word_s + budget))
+        at most `repairs` a question — one more at a word that allows a confirmation —, whatever the host took
+        since)."""
+        budgets = self.budgets(words, min(answer_s, words.bound_s), min(repairs, words.repairs))
+        return max(self.end, self.said + sum(_f(words.word_s + budget) for budget in budgets))
 
 
 class Conductor:
@@ -215,6 +235,7 @@ class Conductor:
         """s. The host's answer time: the longest try measured so far, rounded up to a step, within its bounds."""
         self.repairs = 0
         """The host's repairs per question: the most measured so far (at most one more than the bound counts)."""
+        self._expected = 0  # repairs a question expected from the start (`expect_repairs`)
         self.please_wait: Line | None = None
         """The table's neutral line past the bound ("请稍等"); None: the table waits in silence."""
         self._open: _Asked | None = None  # the host question being answered (timed), repairs and all
@@ -329,7 +350,8 @@ class Conductor:
         if ch == "all" and wait_at is None and not aside:
             self._timed = self._undone = False
             if line.words > 0 and words is not None:
-                self._word = _Wait(said, end, line.words, line.key, line.text)
+                self._word = _Wait(said, end, line.words, line.key, line.text,
+                                   confirms=line.confirms if self._expected == 0 else 0)
         p = Placed(line, start / SR, speech / SR, said / SR, end / SR, self.phase)
         self.timeline.append(p)
         if not audible:
@@ -402,8 +424,10 @@ class Conductor:
         asked.thinking, asked.since, asked.heard = 0.0, now, True
 
     def expect_repairs(self, repairs: int) -> None:
-        """At least this many repairs a question from the start (an ear that reads every spoken seat back)."""
+        """At least this many repairs a question from the start (an ear that reads every spoken seat back): a
+        read-back of 过 is one of them, so a word that may need one (`Line.confirms`) allows no repair more."""
         self.repairs = max(self.repairs, repairs)
+        self._expected = max(self._expected, repairs)
 
     def _rounded(self, seconds: float) -> float:
         assert self.host_words is not None
@@ -423,6 +447,7 @@ class Conductor:
             # own time between his words and its answer)
         heard, asked.since, asked.heard = asked.heard, None, False
         if reminder or _repair(line):
+            asked.read_backs += line.key == READ_BACK
             return
         if not heard:  # his last words were not signalled (`tried`): his last try ends here
             asked.tries.append(self._rounded(asked.thinking))
@@ -430,11 +455,12 @@ class Conductor:
         repairs = len(asked.tries) - 1
         took = sum(asked.tries) + repairs * words.repair_s
         question = asked.line
+        word = self._word
         if question.public_ask and not self._timed:
             self._timed = True
             self.answer_s = max(self.answer_s, *asked.tries)
-            self.repairs = max(self.repairs, min(repairs, words.repairs + 1))
-        word = self._word
+            confirmed = min(asked.read_backs, 1) if word is not None and word.confirms else 0  # allowed there
+            self.repairs = max(self.repairs, min(repairs - confirmed, words.repairs + 1))
         if word is not None and question.to == "host" and question.key.startswith("prompts.") and \
                 (question.key, question.text) not in word.asked:
             word.asked.add((question.key, question.text))

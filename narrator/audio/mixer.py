@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -146,6 +147,9 @@ class Mixer:
         """(frame, when it leaves the device, when stamped) per channel played live; None: not played live."""
         self.volume = 1.0
         """Linear gain on the table's channel (大声点 / 小声点 of `narrator serve`); changed between lines."""
+        self.waker: Callable[[], None] | None = None
+        """Called after every enqueue, from the enqueuing thread, while set: the Player whose streams rest
+        (`Player.rest`) starts them again."""
 
     # --- producer side ---------------------------------------------------------------------------------
 
@@ -183,6 +187,9 @@ class Mixer:
         items.append(_Item(_SILENCE, ticket, frames=round(pause_after_s * SAMPLE_RATE)))
         items[0].first = items[-1].last = True
         self._queues[channel].extend(lead + items)  # one atomic extend: the consumer never sees half a group
+        waker = self.waker
+        if waker is not None:  # a live output resting while nothing played: it plays again from now
+            waker()
         return ticket
 
     def enqueue_line(self, line: Line, clip: np.ndarray, pause_after_s: float, lead_s: float = 0.0) -> Ticket:
@@ -198,6 +205,11 @@ class Mixer:
     def switch_bed(self, bed: str) -> Ticket:
         """Queue a bed change ("night", "day", "off") on the public channel, after what is queued."""
         return self.enqueue(np.zeros(0, np.float32), "all", 0.0, bed=bed)
+
+    def quiet(self) -> bool:
+        """Nothing to play on either channel: nothing queued, no bed, the duck recovered — a live output would
+        write silence (what `Player.rest` waits for before it stops its streams)."""
+        return self.is_drained() and not self._voices and self._duck.value == 1.0
 
     def is_drained(self, channel: str | None = None) -> bool:
         """True when nothing is queued on `channel` (default: on either channel). The bed does not count."""

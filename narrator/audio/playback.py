@@ -151,6 +151,8 @@ class Player:
         self._console = console
         self._channels: dict[str, _Channel] = {}
         self._logged_underflows = 0
+        self._resting = False
+        self._rest_lock = threading.Lock()
 
     @property
     def has_host_output(self) -> bool:
@@ -186,6 +188,40 @@ class Player:
             if all(b - a >= 0.5 * window_s * SAMPLE_RATE for a, b in zip(before, after, strict=True)):
                 return True
         return False
+
+    def rest(self) -> bool:
+        """Stop the streams while nothing plays (`Mixer.quiet`: nothing queued, no bed): a stream writing
+        silence still wakes PortAudio's and the sound server's threads 100 times a second. The next thing
+        queued on the mixer, from any thread, starts them again (`Mixer.waker`); what it cost the first line
+        is in docs/benchmarks.md. For an owner whose timing is no one's business — `serve`'s lobby — never a
+        game's (the table's timing at night would then depend on how long the host took). True while
+        resting (False: something still plays, or no stream is open)."""
+        with self._rest_lock:
+            if self._resting:
+                return True
+            if not self._channels or not self.mixer.quiet():
+                return False
+            for ch in self._channels.values():
+                ch.stream.stop()
+            self._resting = True
+            self.mixer.waker = self.wake
+        if not self.mixer.quiet():  # queued while the streams stopped (before the waker was set)
+            self.wake()
+        return self._resting
+
+    @property
+    def resting(self) -> bool:
+        return self._resting
+
+    def wake(self) -> None:
+        """Start the streams `rest` stopped (what is queued counts as playing from now); nothing if awake."""
+        with self._rest_lock:
+            if not self._resting:
+                return
+            self._resting = False
+            self.mixer.waker = None
+            for ch in self._channels.values():
+                ch.start()
 
     def say(self, line: Line, clip: np.ndarray, pause_after_s: float | None = None) -> Ticket | None:
         """Queue one judge line and return at once. The pause is drawn from the Pacer (line.pause) unless
@@ -230,6 +266,8 @@ class Player:
     def stopped(self) -> list[str]:
         """The channels ("all", "host") whose stream PortAudio has stopped since `start` — its device or
         sound server is gone; empty while everything plays."""
+        if self._resting:  # stopped on purpose
+            return []
         return [name for name, ch in self._channels.items() if not ch.stream.active]
 
     @property
@@ -249,6 +287,10 @@ class Player:
 
     def close(self) -> None:
         """Stop and close the streams (what is still queued is dropped)."""
+        with self._rest_lock:
+            self._resting = False
+            if self.mixer.waker == self.wake:
+                self.mixer.waker = None
         for ch in self._channels.values():
             ch.close()
         try:

@@ -265,7 +265,39 @@ def _test(key: str, value: str) -> None:
         s.play_tone(value)
 
 
+def reset(
+    games: Annotated[bool, typer.Option("--games", help="Remove every saved game and its recap pages too.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", help="Do not ask (needed without a terminal).")] = False,
+) -> None:
+    """Factory reset: remove the config (the devices, the voice, the volume and pace, the judge's name, the
+    calibration, the web setting: every setting back to its default), where the lobby stood and the ear's last
+    measurement; --games removes the saved games too. The speech model and the voice cache stay. Then run
+    `narrator setup`, and restart the service if it runs (`systemctl restart narrator`)."""
+    from narrator.cli.play_cmds import fail
+    from narrator.serve.reset import factory_reset, what_goes
+
+    going = what_goes(games=games)
+    if not going:
+        typer.echo("✓ nothing to remove: this device is as it was installed")
+        return
+    for item in going:
+        typer.echo(f"  {item.what}: {item.path}")
+    if not yes:
+        if not sys.stdin.isatty():
+            raise fail("reset removes what is listed above: add --yes to do it without a terminal")
+        if not typer.confirm("Remove all of this?", default=False):
+            typer.echo("nothing removed")
+            raise typer.Exit(1)
+    try:
+        gone = factory_reset(games=games)
+    except OSError as exc:
+        raise fail(f"cannot remove {exc.filename}: {exc.strerror or exc} (the owner runs reset; run it again to "
+                   "finish)") from exc
+    typer.echo(f"✓ removed {len(gone)}: every setting is back to its default — next: narrator setup")
+
+
 def register(app: typer.Typer) -> None:
     app.command()(setup)
     app.command()(doctor)
     app.command()(devices)
+    app.command()(reset)

@@ -52,6 +52,7 @@ def serve(
         wiring.volume_db = config.voice.volume_db
         wiring.pace = live.pace * config.voice.pace_scale
         wiring.live_console = False
+        wiring.voice_later = True  # keys and typed text answer from the ready line on; the voice joins them
         wiring.check()
         listen = "off" if no_web else web_listen if web_listen is not None else config.web.listen
         try:

@@ -12,6 +12,10 @@ A ballot at a vote may be refused for a secret reason (two lovers voting for eac
 and reads the ballots again. So in a deck with 丘比特 a vote's call counts two words, and the table's next line
 comes at the same time whether a ballot was refused or not.
 
+Where a word's question may be irreversible and take nobody (the wolves' kill, the witch's poison, a shot, a
+take: `confirms`), a typed 过 is read back and needs 对, a repair a dead role's 过 never has: such a word
+allows one repair more, counted from the same public facts.
+
 The host's answer time itself is measured only where every game asks him alike (`public_ask`: the wolves'
 questions, the thief's buried cards, and on night 1 every identification when no card lies face down; marked
 `Line.public_ask`), so no secret question, however slowly answered, moves a later wait.
@@ -54,6 +58,31 @@ def host_words(event: ev.Event, state: State) -> int:
         return 1 if Role.IDIOT in state.deck else 0  # does the idiot flip?
     if isinstance(event, ev.SelfExploded):
         return 1 if Role.WHITE_WOLF_KING in state.deck else 0  # whom does the 白狼王 take?
+    return 0
+
+
+CONFIRMED_STEPS = frozenset({("wolves", None), ("witch", "poison")})
+"""Night steps (step, StepAsked part; None: its opening question) whose question is irreversible and takes
+nobody: the wolves' kill (空刀), the witch's poison (不用)."""
+SHOOTERS = frozenset({Role.HUNTER, Role.BLACK_WOLF_KING, Role.MECH_WOLF})
+"""Cards whose death may bring a shot a skill call hides (the 机械狼 when it copied the hunter)."""
+
+
+def confirms(event: ev.Event, state: State) -> int:
+    """Of the host words `host_words` counts for `event`, those whose question may be irreversible and take
+    nobody — the wolves' kill, the witch's poison, a shot, the 白狼王's take: there a typed or keyed 过 is read
+    back ("没有人，对吗？") and needs 对 (narrator/listen/doubt.py, issue 29), a repair only a living role's
+    decision can have. So the table waits for one read-back more at each such word, whoever is alive and
+    whether or not it came (narrator/audio/conductor.py). From public facts only: the step, the deck."""
+    deck = state.deck
+    if isinstance(event, ev.StepOpened):
+        return 1 if (event.step, None) in CONFIRMED_STEPS else 0
+    if isinstance(event, ev.StepAsked):
+        return 1 if (event.step, event.part) in CONFIRMED_STEPS else 0
+    if isinstance(event, ev.SkillCalled):
+        return 1 if SHOOTERS & set(deck) else 0
+    if isinstance(event, ev.SelfExploded):
+        return 1 if Role.WHITE_WOLF_KING in deck else 0
     return 0
 
 

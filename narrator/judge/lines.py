@@ -40,6 +40,10 @@ class Line:
     public_ask: bool = False
     """A host question every game asks alike at this point (the wolves'): the Conductor measures the host's
     answer time on these only, so the table's waits never follow a secret question (host_words.py)."""
+    confirms: int = 0
+    """Of its `words`, those whose question may be an irreversible one that takes nobody (the wolves' kill, the
+    witch's poison, a shot, a take), where a typed 过 is read back and confirmed: the table waits for one
+    read-back more at each, asked or not (narrator/judge/host_words.py)."""
 
     @property
     def parts(self) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Camp, Role, told_apart
 from narrator.engine.state import State
 from narrator.judge import seed_lines
-from narrator.judge.host_words import host_words, mark_prompt
+from narrator.judge.host_words import confirms, host_words, mark_prompt
 from narrator.judge.lines import Line
 from narrator.judge.modern_lines import ModernLines
 from narrator.judge.script import Pieces, Script, Seat, seats
@@ -69,7 +69,7 @@ class Judge(ModernLines):
         lines = self._event_lines(event, state)
         words = host_words(event, state)
         if words and lines and lines[-1].to == "all":  # the table waits for the host's words after it
-            lines[-1] = lines[-1].replaced(words=words)
+            lines[-1] = lines[-1].replaced(words=words, confirms=min(words, confirms(event, state)))
         return lines
 
     def _event_lines(self, event: ev.Event, state: State) -> list[Line]:

@@ -18,7 +18,7 @@ from narrator.listen.voice import ECHO_TAIL_S
 if TYPE_CHECKING:
     from narrator.listen.text import Typed
 
-__all__ = ["EarOptions", "ListenError", "open_ear", "voice_parts"]
+__all__ = ["EarOptions", "ListenError", "open_ear", "open_voice", "voice_parts"]
 
 
 @dataclass(frozen=True)
@@ -70,22 +70,25 @@ def voice_parts(opts: EarOptions) -> tuple[Recognizer, Grammar, Endpointer]:
     return Recognizer(model), grammar, endpointer
 
 
+def open_voice(opts: EarOptions) -> QueueEar:
+    """The microphone's ear, recording (the speech model loaded: the seconds of an ear's start)."""
+    from narrator.listen.mic import MicEar, MicError
+
+    recognizer, grammar, endpointer = voice_parts(opts)
+    mic = MicEar(recognizer, grammar, endpointer, tail_s=opts.echo_tail_s, device=opts.mic)
+    try:
+        mic.start()
+    except MicError as e:
+        raise ListenError(f"{e} (list devices with `narrator devices`, or answer with --keypad)") from None
+    return mic
+
+
 def open_ear(opts: EarOptions) -> First:
     """Every input asked for, started; the first complete answer among them wins."""
     from narrator.listen.keypad import KeypadEar
     from narrator.listen.text import TextEar
 
-    ears: list[QueueEar] = []
-    if opts.voice:
-        from narrator.listen.mic import MicEar, MicError
-
-        recognizer, grammar, endpointer = voice_parts(opts)
-        mic = MicEar(recognizer, grammar, endpointer, tail_s=opts.echo_tail_s, device=opts.mic)
-        try:
-            mic.start()
-        except MicError as e:
-            raise ListenError(f"{e} (list devices with `narrator devices`, or answer with --keypad)") from None
-        ears.append(mic)
+    ears: list[QueueEar] = [open_voice(opts)] if opts.voice else []
     if opts.keypad:
         ears.append(KeypadEar(device=opts.keypad_device))
     if opts.text:

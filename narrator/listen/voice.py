@@ -10,9 +10,11 @@ before the first question is discarded too (there is no grammar to hear it with)
 started after the prompt began listening count (an older one was decoded with another prompt's grammar).
 
 End of turn by meaning (narrator/listen/turn.py): once the host has been silent for the endpointer's short
-`complete_s` (`complete_many_s` where several seats are asked), the recogniser gives its readings of the
-utterance so far (`Recognizer.peek`); when the best one is already a whole legal answer to the prompt the
-utterance ends there, instead of after the long `trailing_s`. When it is not, the utterance goes on.
+`complete_s` (counted in frames under `complete_off`), the recogniser gives its readings of the utterance so
+far (`Recognizer.peek`); when the best one is already a whole legal answer to the prompt the utterance ends
+there, instead of after the long `trailing_s`. Where several seats are asked it ends there only when every
+reading is that same answer, else it is asked again after `complete_many_s`. When it is not, the utterance
+goes on.
 """
 
 from __future__ import annotations
@@ -56,8 +58,9 @@ class VoiceEar(QueueEar):
         self.playing: Playing | None = None
         self._held = False
         self._utt_start: float | None = None
-        self._asked = False
-        """The recogniser was asked whether the utterance is complete in this silence already."""
+        self._asked = 0
+        """How far the recogniser was asked in this silence already whether the utterance is complete: 0 not
+        yet, 1 at `complete_s` where several seats are asked (`Turn.settled`), 2 at the last short silence."""
         self._turn: Turn | None = None
         self._feed_lock = threading.Lock()
         self.on_end: Callable[[float], None] | None = None
@@ -121,21 +124,27 @@ class VoiceEar(QueueEar):
                 self._end_if_complete()
 
     def _end_if_complete(self) -> None:
-        """Once per silence in an utterance, after `complete_s` of it: end the utterance now if its reading
-        is already a whole answer (narrator/listen/turn.py)."""
-        ep, turn = self.endpointer, self._turn
-        quiet = ep.quiet_s
-        short = ep.cfg.complete_many_s if turn is not None and turn.many else ep.cfg.complete_s
-        if quiet < short - 1e-9:
-            self._asked = False
+        """Once per short silence in an utterance (frames under `complete_off`): end the utterance now if its
+        reading is already a whole answer (narrator/listen/turn.py). After `complete_s`; where several seats
+        are asked, then only when every reading the recogniser gives is that same answer (`Turn.settled`),
+        else once more after `complete_many_s` (the host pauses between seats)."""
+        ep, turn, cfg = self.endpointer, self._turn, self.endpointer.cfg
+        still = ep.still_s
+        if still < cfg.complete_s - 1e-9:
+            self._asked = 0
             return
-        if turn is None or self._utt_start is None or not ep.speaking or self._asked:
+        if turn is None or self._utt_start is None or not ep.speaking:
             return
-        if ep.speech_s > ep.cfg.complete_within_s:  # talk, not an answer: the long silence ends it
+        if ep.speech_s > cfg.complete_within_s:  # talk, not an answer: the long silence ends it
             return
-        self._asked = True
+        stage = 1 if turn.many and still < cfg.complete_many_s - 1e-9 else 2
+        if self._asked >= stage:
+            return
+        self._asked = stage
         readings = self.recognizer.peek()
-        if readings and turn.complete(readings[0][0]):
+        if not readings:
+            return
+        if turn.settled(readings) if stage == 1 else turn.complete(readings[0][0]):
             for event in ep.cut():  # the recogniser's final readings are the ones just peeked at
                 self._end(event.t)
 
@@ -148,7 +157,7 @@ class VoiceEar(QueueEar):
         if kind == "start":
             self.recognizer.reset()
             self._utt_start = t
-            self._asked = False
+            self._asked = 0
             self._utt_audio = []
         if audio is not None and self._utt_start is not None:
             self.recognizer.accept(audio)

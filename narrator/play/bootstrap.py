@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from narrator.audio.playback import Player
     from narrator.listen.base import QueueEar
     from narrator.listen.first import First
+    from narrator.listen.setup import EarOptions
     from narrator.listen.text import Typed
     from narrator.voice import Speaker
 
@@ -63,7 +64,10 @@ def player(device: str | None, host_device: str | None = None, *, seed: int | No
     from narrator.audio.playback import OutputConfig, Player
 
     public = OutputConfig.parse(None if device == "default" else device)
-    host = OutputConfig.parse(host_device) if host_device else None
+    # The earpiece answers the host (read-backs, "还差一个"): PortAudio's low latency there (20 ms against
+    # the table's 50: docs/benchmarks.md, "End of turn by meaning"); a hiccup is a click in one ear, not in
+    # the table's night bed.
+    host = OutputConfig.parse(host_device, latency="low") if host_device else None
     return Player(mixer or Mixer(), public, host, pacer=None if seed is None else Pacer(seed), console=console)
 
 
@@ -87,17 +91,40 @@ def ear(inputs: Sequence[str], *, mic: str | None = None, model: Path | None = N
         if "text" in inputs:
             ears.append(TextEar(stdin or sys.stdin))
         return First(ears)  # ValueError when `inputs` names none of them
+    from narrator.listen.setup import open_ear
+
+    return open_ear(_voice_options(mic=mic, model=model, pack=pack, judge_name=judge_name, max_seat=max_seat,
+                                   cache_dir=cache_dir, drop_forms=drop_forms, keypad="keypad" in inputs,
+                                   text="text" in inputs, stdin=stdin, keypad_device=keypad))
+
+
+def voice_ear(*, mic: str | None = None, model: Path | None = None, pack: str = "zh", judge_name: str | None = None,
+              max_seat: int = 18, cache_dir: Path | None = None, drop_forms: str = "") -> QueueEar:
+    """The microphone's ear alone, recording, as `ear` opens it among the others (`serve` opens it after its
+    ready line: narrator/serve/device.py). ListenError says why it cannot start."""
+    from narrator.listen.setup import open_voice
+
+    return open_voice(_voice_options(mic=mic, model=model, pack=pack, judge_name=judge_name, max_seat=max_seat,
+                                     cache_dir=cache_dir, drop_forms=drop_forms))
+
+
+def _voice_options(*, mic: str | None, model: Path | None, pack: str, judge_name: str | None, max_seat: int,
+                   cache_dir: Path | None, drop_forms: str, keypad: bool = False, text: bool = False,
+                   stdin: Typed | None = None, keypad_device: str | None = None) -> EarOptions:
+    """The ear's options with the voice: the speech model (`model`, default the installed Chinese one) loaded
+    without the language model the grammar replaces (narrator/listen/lean.py; the lean copy is kept under the
+    cache root)."""
     from narrator.listen.lean import grammar_only
     from narrator.listen.models import MODEL_NAME, find_model, model_dirs
-    from narrator.listen.setup import EarOptions, open_ear
+    from narrator.listen.setup import EarOptions
     from narrator.voice.cache import default_cache_dir
 
     folder = model or find_model(MODEL_NAME, model_dirs())
     if folder is not None:
         model = grammar_only(folder, default_cache_dir(cache_dir).parent / "models")
-    return open_ear(EarOptions(voice=True, mic=None if mic == "default" else mic, keypad="keypad" in inputs,
-                               text="text" in inputs, max_seat=max_seat, model=model, pack=pack,
-                               judge_name=judge_name, stdin=stdin, keypad_device=keypad, drop_forms=drop_forms))
+    return EarOptions(voice=True, mic=None if mic == "default" else mic, model=model, pack=pack, judge_name=judge_name,
+                      max_seat=max_seat, drop_forms=drop_forms, keypad=keypad, text=text, stdin=stdin,
+                      keypad_device=keypad_device)
 
 
 def journal(path: Path | None) -> JournalStore:

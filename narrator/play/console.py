@@ -47,6 +47,7 @@ WORDS_HANS = {
     "keymap": "键盘：7 回车 七号 · 3.5 三号和五号 · 0 没有/不 · * 是/过 · 1.2+7 一、二号投七号 · / 重复 · "
               "- 暂停/继续 · 退格 撤销",
     "not_heard": "没听懂",
+    "saying": "（法官还在说，问完再回答）",
     "pass_hint": "（这一步不用回答：说“过”，或按 * 回车）",
     "pass_why": "“请说过”：这一步没有要问你的，但桌上每一步都等主持人一句话，和等活着的角色回答一样长，"
                 "所以大家听不出谁还活着。说“过”，法官就接着往下说。",
@@ -181,9 +182,11 @@ class TypedLine:
 
 PASS_KEY = "prompts.host.pass"
 """请说过: where a step asks the host nothing (narrator/judge/host_words.py)."""
-NOT_A_QUESTION = ("refusals.", "listening.", "rules_topics.", "events.game_started.rules")
+NOT_A_QUESTION = ("refusals.", "listening.", "rules_topics.", "events.game_started.rules", "events.please_wait",
+                  "timer.")
 """Lines the judge says while a question waits that are not the question: refusals, the dialogue's own
-lines, the rules explained (规则 女巫)."""
+lines, the rules explained (规则 女巫), the table's "请稍等" while the host is waited for, the speech timer's
+cue."""
 
 
 class HostConsole(QuietView):
@@ -201,6 +204,9 @@ class HostConsole(QuietView):
         self.players = 0
         self.doing = ""
         self.asked = ""
+        self.open = False
+        """The ear listens for the answer to `asked` (`listening`); False while the judge still says the lines
+        before it: a line entered then is no answer (narrator/play/ears.py), so the panel does not invite it."""
         self.typing: str | None = None
         """The line being typed (None: typed text is not read by this console)."""
         self.keys: str | None = None
@@ -252,7 +258,13 @@ class HostConsole(QuietView):
             self.asked = line.text  # the judge's last line before the host answers is the question
             if line.key == PASS_KEY:
                 self.asked += self.words["pass_hint"]
+            self.open = False  # shown as asked once the ear listens for it (`listening`)
             self._refresh()  # the mouth prints the lines it says
+
+    def listening(self) -> None:
+        if not self.open:
+            self.open = True
+            self._refresh()
 
     def heard(self, heard: Heard) -> None:
         self.heard_text = shown_words(heard) or self.words["not_heard"]  # never the model's raw tokens
@@ -307,15 +319,18 @@ class HostConsole(QuietView):
             if self.witch_dealt and (witch is None or witch not in s.dead):  # the living witch's potions only
                 potions = "  ".join(f"{W[name]}{'✓' if name in s.potions else '✗'}" for name in ("antidote", "poison"))
             rows += [table, Text.assemble((f"{self.doing}  ", "bold cyan"), (potions, "magenta"))]
-        if self.asked:
+        if self.asked and self.open:
             rows.append(Text(f"{W['asked']}：{self.asked}", style="bold"))
+        elif self.asked:
+            rows.append(Text(W["saying"], style="dim"))
         if self.heard_text:
             rows.append(Text(f"{W['heard']}：{self.heard_text}", style="green"))
         if self.refusal:
             rows.append(Text(f"{W['refused']}：{self.refusal}", style="red"))
         if self.typing is not None:
+            hint = W["typing_hint"] if self.open or not self.asked else W["saying"]
             rows.append(Text.assemble((f"{W['typing']} › ", "bold"), (self.typing, ""), ("▏", "blink"),
-                                      ("" if self.typing else f"  {W['typing_hint']}", "dim")))
+                                      ("" if self.typing else f"  {hint}", "dim")))
         if self.keys is not None:
             rows.append(Text.assemble((f"{W['keys']} › ", "bold"), (self.keys, ""), ("▏", "blink"),
                                       ("" if self.keys else f"  {W['keys_hint']}", "dim")))

@@ -46,7 +46,8 @@ class GuardedEar:
                  on_back: Callable[[str], None] | None = None,
                  on_pause: Callable[[], None] | None = None, now: Callable[[], float] = time.monotonic,
                  on_heard: Callable[[Heard], None] | None = None,
-                 on_early: Callable[[], None] | None = None) -> None:
+                 on_early: Callable[[], None] | None = None,
+                 on_listen: Callable[[], None] | None = None) -> None:
         self.ear, self.interrupts, self.poll_s, self.retry_s = ear, interrupts, poll_s, retry_s
         self.on_lost, self.on_back, self.on_pause, self.now = on_lost, on_back, on_pause, now
         self.on_heard = on_heard
@@ -54,6 +55,9 @@ class GuardedEar:
         self.on_early = on_early
         """Told that typed lines from before the question were dropped (once per question, at the first; later
         ones for the same question are dropped without a word)."""
+        self.on_listen = on_listen
+        """Told each time the ear starts to listen for an answer (the lines before it were heard): the console
+        shows the question and its input line as open only from then on."""
         self._asked: tuple[Prompt, float] | None = None
         """The question being answered and when it was first listened for (time.monotonic: typed lines' clock);
         None: the next listen is a new question (`ask`)."""
@@ -88,6 +92,8 @@ class GuardedEar:
             return self._pushed.pop(0)
         if self._asked is None or self._asked[0] is not prompt:
             self._asked, self._early = (prompt, time.monotonic()), 0
+        if self.on_listen:
+            self.on_listen()
         deadline = None if timeout_s is None else self.now() + timeout_s
         while True:
             if self.interrupts.presses == 1 and not self._pause_sent:

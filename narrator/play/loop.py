@@ -61,6 +61,7 @@ class View(Protocol):
     def refused(self, text: str) -> None: ...
     def alert(self, text: str) -> None: ...
     def update(self, session: Session) -> None: ...
+    def listening(self) -> None: ...
 
 
 class QuietView:
@@ -79,6 +80,10 @@ class QuietView:
         return None
 
     def update(self, session: Session) -> None:
+        return None
+
+    def listening(self) -> None:
+        """The ear listens for the host's answer now: the question's lines were all heard."""
         return None
 
 
@@ -177,7 +182,8 @@ class Live:
     def guarded(self) -> GuardedEar:
         return GuardedEar(self.ear, self.interrupts, poll_s=self.poll_s, retry_s=self.retry_s,
                           on_lost=self._mic_lost, on_back=self._back, on_pause=lambda: self.view.alert(PAUSED),
-                          now=self.now, on_heard=self._heard, on_early=self._typed_early)
+                          now=self.now, on_heard=self._heard, on_early=self._typed_early,
+                          on_listen=self.view.listening)
 
     def _heard(self, heard: Heard) -> None:
         """The host's words: on his console, and a try at the question the Conductor times (his time there,

@@ -73,6 +73,12 @@ class Mouth(Protocol):
         played (a printing mouth, a lost speaker). ValueError: the sound bank has no such cue."""
         ...
 
+    def rest(self) -> bool:
+        """Stop the output streams while nothing plays (`serve`'s lobby waiting for an answer; never a game):
+        the next line starts them again. True while resting; False when something still plays or nothing is
+        played at all (a printing mouth)."""
+        ...
+
 
 Printer = Callable[[Line], None]
 
@@ -110,6 +116,9 @@ class PrintMouth:
         """Nothing is played."""
 
     def cue_host(self, cue: str) -> bool:
+        return False
+
+    def rest(self) -> bool:
         return False
 
 
@@ -217,6 +226,9 @@ class AudioMouth:
             return False
         self.player.mixer.enqueue(np.zeros(0, np.float32), "host", 0.0, cue=cue)
         return True
+
+    def rest(self) -> bool:
+        return self.player is not None and self.player.rest()
 
     def close(self) -> None:
         if self.player is not None:

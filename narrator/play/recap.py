@@ -305,7 +305,7 @@ class _Builder:
                       else L["badge.torn"].format(a=s(e.from_seat)))
         elif isinstance(e, ev.GameEnded):
             self.out.winner = e.winner
-            self.out.termination = getattr(e, "termination", None)
+            self.out.termination = e.termination
             self.out.roles.update(dict(e.roles))
 
     def died(self, e: ev.PlayerDied) -> None:

@@ -15,7 +15,8 @@ from rich.console import Console
 from narrator.common.paths import games_dir
 from narrator.common.zh import to_script
 from narrator.engine.prompts import Prompt
-from narrator.listen.base import Ear, Heard, Playing, Recording
+from narrator.listen.base import Ear, Heard, Playing, QueueEar, Recording
+from narrator.listen.first import First
 from narrator.play import store
 from narrator.play.config import Config, ConfigError, parse_inputs
 from narrator.play.console import HostConsole, line_printer, terminal_kept
@@ -71,6 +72,8 @@ class Wiring:
     """The keypad (config audio.keypad): auto, terminal, or an input device (narrator/listen/evkeys.py)."""
     volume_db: float = 0.0
     """dB on the table's channel (the config's voice.volume, 大声点 / 小声点 in `serve`)."""
+    voice_later: bool = False
+    """`serve`: the microphone joins the other inputs once the speech model has loaded (`ear_later`)."""
     _voices: dict[str, tuple[Speaker, Speaker, SoundBank]] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -164,6 +167,31 @@ class Wiring:
                                  keypad=self.keypad)
         except ListenError as exc:
             raise StartProblem(str(exc)) from exc
+
+    def ear_later(self, players: int) -> tuple[First, Callable[[], QueueEar]] | None:
+        """With `voice_later`, the voice and another input asked for: the other inputs started now (keys and
+        typed text open at once), and what opens the microphone's ear (the speech model's load: seconds) for
+        it to `First.join` them. None: `ear` opens everything."""
+        from narrator.listen.base import ListenError
+        from narrator.play import bootstrap
+
+        if not self.voice_later or "voice" not in self.inputs or len(self.inputs) < 2 or self.opened is not None:
+            return None
+        others = tuple(i for i in self.inputs if i != "voice")
+        try:
+            now = bootstrap.ear(others, keypad=self.keypad)
+        except ListenError as exc:
+            raise StartProblem(str(exc)) from exc
+
+        def voice() -> QueueEar:
+            try:
+                return bootstrap.voice_ear(mic=self.mic, model=self.model_folder(), pack=self.pack,
+                                           judge_name=self.judge_name, drop_forms=self.drop_forms,
+                                           max_seat=max(players, 12), cache_dir=self.cache_dir)
+            except ListenError as exc:
+                raise StartProblem(str(exc)) from exc
+
+        return now, voice
 
     def mouth(self, console: Console, seed: int, lang: str) -> Mouth:
         printer = line_printer(console, lang)

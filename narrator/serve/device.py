@@ -23,6 +23,7 @@ import stat
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,11 +35,12 @@ from narrator.common.clock import Clock
 from narrator.common.paths import games_dir
 from narrator.judge.lines import Line
 from narrator.judge.script import Pieces
-from narrator.listen.base import Ear
+from narrator.listen.base import Ear, QueueEar
 from narrator.listen.dialogue import Dialogue, DialogueConfig
+from narrator.listen.first import First
 from narrator.play import store
 from narrator.play.config import Config
-from narrator.play.ears import InputEnded
+from narrator.play.ears import GuardedEar, InputEnded
 from narrator.play.interrupts import Interrupts, Quit
 from narrator.play.lines import where_pieces
 from narrator.play.loop import Live, QuietView
@@ -46,6 +48,7 @@ from narrator.play.mouth import Mouth
 from narrator.play.run import NewGame, Wiring, close_when_done, play_on
 from narrator.serve.lobby import Choice, Lobby, LobbyState, Step, every_prompt, recap_lines
 from narrator.serve.notify import Watchdog, notify
+from narrator.serve.reset import LOBBY_FILE
 from narrator.serve.web import Web, WebError
 from narrator.serve.words import Board, RulePhrase
 from narrator.session.journal import write_atomically
@@ -65,6 +68,8 @@ LISTENING_MARK = "🎤"
 """What the host's console shows then (no earpiece)."""
 RECAP_LOOKBACK = 5
 """Newest games looked at for the last recap at power-on."""
+WAKE_S = 0.25
+"""s between the lobby's looks, while it waits, at what is due: the streams' rest, the voice's news."""
 RESUMED = -1
 """`Device._turn`: the offered game was taken up or dropped (it is offered no more)."""
 
@@ -99,23 +104,44 @@ class Device:
     _ear: Ear | None = None
     _kept: LobbyState | None = None
     """The lobby state last written (written again only when it changed)."""
+    _started: float = 0.0
+    """time.monotonic() when `run` began."""
+    _waiting_at: str | None = None
+    """The lobby question waiting for the host, its lines said (its step's kind); None: none is."""
+    _voice: VoiceJoining | None = None
+    """The microphone joining the keys and typed text after the ready line (None: the ear opened whole)."""
 
     def run(self) -> int:
         """Serve until 关机 (0), the input ends (3), Ctrl-C twice (130) or SIGTERM (143: `systemctl stop`)."""
-        started = time.monotonic()
-        # The ear (the speech model: the longest step) and the mouth open side by side; the ready line waits
-        # for both, since the device must hear the answer to it.
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="narrator-ear") as pool:
-            ear_job = pool.submit(self._open_ear)
-            every_prompt()  # the lobby's questions, made while the model loads (the ear's thread checks them)
+        started = self._started = time.monotonic()
+        later = self.wiring.ear_later(18)
+        if later is not None:
+            # Keys and typed text answer from the ready line on; the microphone joins them when the speech
+            # model (the longest step of the start: seconds) has loaded — `_voice_joins`.
+            self._ear, open_voice = later
+            self._voice = VoiceJoining()
+            later[0].expect()
+            threading.Thread(target=self._voice_joins, args=(later[0], open_voice), name="narrator-voice",
+                             daemon=True).start()
             try:
                 self._mouth = self.wiring.mouth(self.console, 0, self.lang)
-                self._ear = ear_job.result()
             except BaseException:
-                if self._mouth is not None:
-                    self._mouth.close()
-                close_when_done(ear_job)
+                self._ear.close()
                 raise
+        else:
+            # The ear and the mouth open side by side; the ready line waits for both (an ear with the voice
+            # alone must hear the answer to it).
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="narrator-ear") as pool:
+                ear_job = pool.submit(self._open_ear)
+                every_prompt()  # the lobby's questions, made while the model loads (the ear's thread checks them)
+                try:
+                    self._mouth = self.wiring.mouth(self.console, 0, self.lang)
+                    self._ear = ear_job.result()
+                except BaseException:
+                    if self._mouth is not None:
+                        self._mouth.close()
+                    close_when_done(ear_job)
+                    raise
         lobby = Lobby(self.lang, played=Counter(store.played(self.games_root)), judge_name=self.judge_name)
         lobby.recap = self._last_recap(lobby)
         found = store.recoverable(self.games_root, within_s=RECOVER_WITHIN_S) if self.host_channel else None
@@ -131,7 +157,8 @@ class Device:
             log.warning("no host channel: no earpiece (audio.host) and standard output goes nowhere; "
                         "no game can start (fix: narrator setup --host DEVICE)")
             lobby.go(Step("idle"), lobby.line("ready"), lobby.line("no_host"), ask=False)
-        log.info("ready in %.2f s (inputs %s)", time.monotonic() - started, ",".join(self.wiring.inputs))
+        log.info("ready in %.2f s (inputs %s%s)", time.monotonic() - started, ",".join(self.wiring.inputs),
+                 "; the voice joins when the speech model has loaded" if self._voice is not None else "")
         self.interrupts.install()
         notify("READY=1", "STATUS=ready: in the lobby")
         dog = Watchdog.start_if_asked(threading.main_thread().is_alive)
@@ -189,6 +216,53 @@ class Device:
         ear = self.wiring.ear(18)
         check_vocabulary(ear)
         return ear
+
+    def _voice_joins(self, ears: First, open_voice: Callable[[], QueueEar]) -> None:
+        """On its own thread after the start: load the speech model, check every lobby question's words
+        against it and let the microphone join the other inputs. A model or microphone that cannot be opened
+        is logged with its fix and said at the lobby (`_voice_news`): the keys and typed text go on."""
+        voice = self._voice
+        assert voice is not None
+        try:
+            mic = open_voice()
+            check_vocabulary(mic)  # closes it on a VocabularyError
+        except Exception as exc:  # StartProblem (model, microphone, words), or anything else: never the device
+            log.error("the voice cannot listen: %s; keys and typed text go on", exc)
+            ears.join(None)
+            voice.settle("failed")
+            return
+        if ears.join(mic):
+            log.info("the voice joined %.2f s after the start", time.monotonic() - self._started)
+            voice.settle("joined", late=self._waiting_at is not None)
+        else:
+            voice.settle("closed")
+
+    def _voice_news(self, lobby: Lobby) -> list[Line]:
+        """What the table hears of the voice joining, once: nothing when the microphone joined before a
+        question was waiting on the host (it was deaf while the ready line played anyway); "法官现在能听见说话了，
+        请说。" when it joined while the lobby was already waiting — a host who spoke before was not heard; that
+        the microphone or the model cannot be opened (the keys or the console still answer)."""
+        voice = self._voice
+        if voice is None or voice.state is None or voice.told:
+            return []
+        voice.told = True
+        if voice.state == "joined":
+            return [lobby.line("voice_joined")] if voice.late else []
+        if voice.state == "failed":
+            return [lobby.line("voice_failed" if "keypad" in self.wiring.inputs else "voice_failed.text")]
+        return []
+
+    def _voice_settled(self, lobby: Lobby) -> None:
+        """Wait for the voice to join or fail before what needs it whole (a game: its read-backs are set by
+        the microphones it has at its start; 校准); a failure is said first."""
+        voice = self._voice
+        if voice is None or voice.state is not None:
+            return
+        log.info("waiting for the speech model before going on")
+        voice.settled.wait()
+        if voice.state == "joined":
+            voice.told = True  # the question it joins at is asked after this: nothing was missed
+        self._speak(lobby, self._voice_news(lobby))
 
     # ---- the lobby ------------------------------------------------------------------------------------
 
@@ -250,7 +324,7 @@ class Device:
     @property
     def _state_path(self) -> Path:
         """The lobby's state, beside the games folder (the data folder's lobby.json)."""
-        return (self.games_root or games_dir()).parent / "lobby.json"
+        return (self.games_root or games_dir()).parent / LOBBY_FILE
 
     def _keep_state(self, lobby: Lobby) -> None:
         state = lobby.state()
@@ -298,6 +372,13 @@ class Device:
         ear.follow(self.mouth.playing)  # deaf to the lobby's own lines, as a game's ear is to the judge's
         asked = lobby.take_lines()
         live.speak(asked)
+        self._waiting_at = lobby.step.kind  # the voice joining from now on joins late: the host may have spoken
+        try:
+            return self._answer(lobby, live, ear, asked)
+        finally:
+            self._waiting_at = None
+
+    def _answer(self, lobby: Lobby, live: Live, ear: GuardedEar, asked: list[Line]) -> str | None:
         self._listening_cue()
         waiting = lobby.step.kind == "idle"
         # What the recogniser doubts is read back here as in a game, and every spoken count (Choice.numbered):
@@ -307,6 +388,7 @@ class Device:
                                 remind_s=self.ask_again_s, give_up_after=None if waiting else 1)
         dialogue = Dialogue(lobby, ear, live.say_line, live.clock or _clock(), config)
         ear.dialogue = dialogue
+        dialogue.wake = lambda: self._waiting(lobby, live)  # the voice's news first, then the streams' rest
         if dialogue.answer(asked) is None:
             if not dialogue.gave_up:
                 raise InputEnded()
@@ -316,6 +398,17 @@ class Device:
         taken = lobby.taken
         log.info("lobby: %s%s → %s", taken.what if taken else "?", _shown(taken), lobby.step.kind)
         return lobby.take_action()
+
+    def _waiting(self, lobby: Lobby, live: Live) -> float | None:
+        """Called while the lobby waits for the host (the dialogue's wake): the voice joining is said, and
+        the table's streams rest once everything said has played (`Mouth.rest`: a stream writing silence
+        costs a point of a core); the next line starts them. s until it must be called again (None: never)."""
+        for news in self._voice_news(lobby):
+            live.say_line(news)
+        pending = self._voice is not None and self._voice.state is None
+        if self.mouth.playing is not None and not self.mouth.rest():
+            return WAKE_S
+        return WAKE_S if pending else None
 
     def _listening_cue(self) -> None:
         """The device listens now: a tick in the host's earpiece, else 🎤 on the host's console — never on the
@@ -351,8 +444,9 @@ class Device:
         from narrator.listen.setup import EarOptions
         from narrator.play import calibration
 
-        if "voice" not in self.wiring.inputs:  # keys and typed text: nothing to calibrate
-            self._speak(lobby, [calibration.spoken(lobby.script, "cannot")])
+        self._voice_settled(lobby)
+        if "voice" not in self.wiring.inputs or (self._voice is not None and self._voice.state != "joined"):
+            self._speak(lobby, [calibration.spoken(lobby.script, "cannot")])  # keys and typed text: nothing
             lobby.go(lobby.step)
             return
         self.ear.close()
@@ -391,6 +485,7 @@ class Device:
     def _play(self, lobby: Lobby, session: Session, *, saved: store.SavedGame | None = None,
               new: NewGame | None = None) -> int:
         """One game on its own mouth and the lobby's ear; 0 when it ended (the lobby asks what next)."""
+        self._voice_settled(lobby)
         self.games += 1
         self.mouth.close()
         self._mouth = None
@@ -424,6 +519,23 @@ class Device:
         preset = new.preset if new is not None else str(saved.meta().get("preset", "")) if saved else None
         lobby.after_game(said, preset, session.setup)
         return 0
+
+
+class VoiceJoining:
+    """The microphone joining after the ready line: how it went (set once, by its thread) and whether the
+    table was told."""
+
+    def __init__(self) -> None:
+        self.state: str | None = None
+        """None while the model loads; "joined", "failed", or "closed" (the device stopped first)."""
+        self.late = False
+        """It joined while a lobby question was already waiting for the host."""
+        self.told = False
+        self.settled = threading.Event()
+
+    def settle(self, state: str, *, late: bool = False) -> None:
+        self.late, self.state = late, state
+        self.settled.set()
 
 
 def _writes_nowhere(stream: IO[str]) -> bool:

@@ -8,6 +8,7 @@ under them ducked by the configured depth, and no trace of the host's line.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -144,3 +145,39 @@ def test_a_missing_earpiece_fails_start_and_closes_the_table_stream(pulse: objec
     with pytest.raises(Exception, match=r"9999|[Dd]evice"):
         player.start()
     assert player.output_latency_s == 0.0  # no stream left open
+
+
+def test_a_resting_player_stops_its_streams_and_the_next_line_starts_them(pulse: object) -> None:
+    """`serve`'s lobby rests its streams while it waits (nothing queued, no bed): PortAudio stops calling back,
+    nothing is reported lost, and the next line — from the mixer, whoever queues it — starts them again and
+    is heard whole on the table's sink."""
+    room = OutputConfig(device="pulse", pulse_sink="room", blocksize=480, latency=0.2)
+    mixer = Mixer(builtin_sounds(), CONFIG)
+    player = Player(mixer, room, OutputConfig(device="pulse", pulse_sink="host"))
+    line = Line("好的，十二人。", key="lobby.players.said")
+    try:
+        player.start(ready_timeout_s=10.0)
+        mixer.switch_bed("day")
+        assert not player.rest()  # a bed plays: the table hears it
+        mixer.switch_bed("off")
+        assert player.wait_drained(timeout_s=10.0)
+        deadline = time.monotonic() + 10.0  # the bed fades out, the duck recovers
+        while not player.rest():
+            assert time.monotonic() < deadline, "never quiet after the bed went off"
+            time.sleep(0.05)
+        calls = {name: ch.calls for name, ch in player._channels.items()}
+        time.sleep(0.3)
+        assert {name: ch.calls for name, ch in player._channels.items()} == calls  # no callback while resting
+        assert player.resting and player.stopped() == []  # stopped on purpose: no device is lost
+        recorder = MonitorRecorder("room.monitor")
+        time.sleep(0.3)
+        ticket = player.say(line, host_tone(1.0), 0.2)  # the mixer's waker starts the streams
+        assert not player.resting and player.stopped() == []
+        assert player.wait_drained(timeout_s=10.0) and ticket is not None and ticket.done
+        underflows = player.underflows
+    finally:
+        player.close()
+    recorded = recorder.stop()
+    assert mixer.waker is None  # closed: nothing left to wake
+    if underflows == 0:  # a starved machine inserts silence: the level is then no proof either way
+        assert tone_level(recorded, HOST_TONE_HZ) == pytest.approx(0.3, abs=0.06)

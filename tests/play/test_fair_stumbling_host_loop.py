@@ -10,6 +10,7 @@ the two tables heard "请稍等" 8 and 6 times. The rendered side: tests/test_fa
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -18,13 +19,19 @@ from test_speech_timer_loop import PacedEar, TimedMouth
 
 from narrator.audio.pacing import load_host_words
 from narrator.common.clock import FakeClock
+from narrator.engine.answers import Seats
 from narrator.engine.prompts import Prompt
+from narrator.hostwords import Ambiguous, NotUnderstood, parse
+from narrator.judge.lines import Line
+from narrator.judge.presets import make_setup, preset_names
 from narrator.listen.base import Heard
+from narrator.listen.doubt import host_answer, irreversible
 from narrator.listen.grammar import WAKE_KINDS
 from narrator.play.ears import InputEnded
 from narrator.play.loop import Live
 from narrator.play.scripted import host_script
 from narrator.session.session import Session
+from narrator.sim.autohost import AutoHost, Deal
 from narrator.sim.scenario import Scenario
 
 TESTS = Path(__file__).parent.parent
@@ -38,22 +45,35 @@ STUMBLE = "听不懂的话"
 BOUND_S = load_host_words().bound_s
 
 
-def played(path: Path, host_s: float, wrong: int) -> tuple[list[tuple[float, str]], list[str]]:
+def played(path: Path, host_s: float, wrong: int, *,
+           declines: bool = False) -> tuple[list[tuple[float, str]], list[str]]:
     """The table's lines (start s, text) and the host's of the scenario played live, the host saying `wrong`
     words the judge does not understand before every answer (a speech's 过 aside: no question is asked there),
-    each try `host_s` after he heard the judge."""
+    each try `host_s` after he heard the judge; `declines`: every irreversible prompt that takes nobody (the
+    wolves' kill, the witch's poison, a shot, a take) he declines with 过 — read back ("没有人，对吗？") and
+    confirmed with 对 (issue 29 item 6)."""
     scripted = host_script(Scenario.load(path))
     words: list[str | float] = ["开始"]
     for word, kind in zip(scripted.utterances, scripted.kinds, strict=True):
         for _ in range(0 if kind in WAKE_KINDS else wrong):
             words += [host_s, STUMBLE]
-        words += [host_s, word]
+        if declines and irreversible(kind) and _nobody(word):
+            words += [host_s, "过", host_s, "对"]
+        else:
+            words += [host_s, word]
     clock = FakeClock()
     mouth = TimedMouth(clock)
     session = Session(scripted.game.setup, scripted.game.seed)
     Live(session, mouth, PacedEar(clock, words), now=clock.now, clock=clock, poll_s=0.5).run()
     assert session.game.journal == scripted.game.journal
     return mouth.table, [p.line.text for p in mouth.conductor.timeline if p.line.to == "host"]
+
+
+def _nobody(word: str) -> bool:
+    try:
+        return parse(word, frozenset({Seats})) == Seats(())
+    except (NotUnderstood, Ambiguous):
+        return False
 
 
 def parts(folder: Path, table: list[tuple[float, str]]) -> list[list[tuple[float, str]]]:
@@ -175,3 +195,51 @@ def test_by_voice_the_read_backs_are_inside_the_wait(folder: Path, a: str, b: st
     (ta, ha), (tb, hb) = by_voice(folder / f"{a}.yaml", host_s, wrong), by_voice(folder / f"{b}.yaml", host_s, wrong)
     assert parts(folder, ta) == parts(folder, tb)
     assert ha != hb and any("对吗" in text for text in ha)  # the host heard the secret, and read-backs
+
+
+PASS_PAIRS = [(NIGHTS, "reference", "witch_dead"), (NIGHTS, "no_kill", "reference"),
+              (DAYS, "hunter_exiled", "villager_exiled_7"), (DAYS, "hunter_bitten", "villager_bitten"),
+              (DAYS, "wolf_king_exiled", "wolf_exiled"), (DAYS, "mech_wolf_hunter_exiled", "mech_wolf_villager_exiled"),
+              (DAYS, "white_wolf_king_explodes", "wolf_explodes")]
+
+
+@pytest.mark.parametrize("host_s", (0.0, 2.0, 4.0, 8.0, 15.0), ids=lambda s: f"host{s:g}s")
+@pytest.mark.parametrize(("folder", "a", "b"), PASS_PAIRS, ids=[f"{a}-vs-{b}" for _, a, b in PASS_PAIRS])
+def test_a_typed_pass_read_back_at_a_living_roles_step_tells_nothing(folder: Path, a: str, b: str,
+                                                                     host_s: float) -> None:
+    """A typing host, clean everywhere (so measured at 0 repairs), declines the living witch's poison, the
+    wolves' kill, a hunter's, 狼王's or 机械狼's shot, a 白狼王's take with 过: it is read back on the earpiece
+    and confirmed with 对 — a repair only a living role's decision can have. The table of the pair without it
+    (the witch dead, a kill, a villager exiled, a plain wolf's explosion) hears the same lines at the same
+    moments. Measured before: night 2 6 / 10 / 14 / 18 s longer at 0 / 2 / 4 / 8 s a try, and "请稍等" at the
+    witch's step that the other table did not hear."""
+    (ta, ha), (tb, hb) = (played(folder / f"{x}.yaml", host_s, 0, declines=True) for x in (a, b))
+    assert any(text.endswith("对吗？") for text in ha) and ha != hb  # 过 read back; the host heard the secret
+    assert parts(folder, ta) == parts(folder, tb)
+    assert not any(text == "请稍等。" for part in parts(folder, ta) for _, text in part[1:])  # within the bound
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_every_prompt_where_a_typed_pass_is_read_back_allows_it_in_every_game(preset: str) -> None:
+    """Random games of every preset: wherever the host's 过 would be read back (an irreversible prompt that takes
+    nobody), the table line whose wait the question is in counts that word as one that allows the read-back
+    (`Line.confirms`, from public facts) — so no such question is left out of the allowance."""
+    setup = make_setup(preset)
+    found = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        host = AutoHost(Deal.shuffle(setup, rng), rng)
+        session = Session(setup, seed)
+        table: Line | None = None
+        while (prompt := session.prompt) is not None:
+            said = [line for line in session.take_lines() if line.to == "all"]
+            table = said[-1] if said else table
+            try:
+                nobody = prompt.refuse(host_answer("过", prompt)) is None
+            except (NotUnderstood, Ambiguous):
+                nobody = False
+            if nobody and irreversible(prompt.kind) and table is not None and table.words:
+                found += 1
+                assert table.confirms >= 1, (prompt.kind, table.key)
+            session.submit(host.answer(session.game, prompt))
+    assert found >= 3  # the wolves' kill every night at least

@@ -52,6 +52,7 @@ def panel_after(answers: int, lang: str = "zh-Hans") -> tuple[Session, str, int]
         view.heard(Heard(said))
     for line in session.take_lines():
         view.line(line)
+    view.listening()  # the lines were heard: the ear listens for the answer
     view.update(session)
     view.refused("本局只有十二名玩家，没有十三号。")
     view.console.print(view.render())
@@ -111,6 +112,7 @@ def test_a_rules_answer_does_not_take_the_place_of_the_question() -> None:
     view = HostConsole(Console(record=True, width=140, force_terminal=False), live=False)
     for line in session.repeat_lines():
         view.line(line)
+    view.listening()
     asked = view.asked
     assert asked
     explained = session.explain("规则 女巫")
@@ -119,6 +121,28 @@ def test_a_rules_answer_does_not_take_the_place_of_the_question() -> None:
         view.line(line)
     assert view.asked == asked
     assert f"问：{asked}" in drawn(view)
+
+
+def test_the_question_is_shown_as_asked_only_once_the_ear_listens_for_it() -> None:
+    """The judge's lines go to the console as they are queued, before the table has heard them; a line typed
+    then is no answer (narrator/play/ears.py drops it). So the panel says the judge is still speaking until the
+    ear listens for the question, and only then shows it and invites the answer; "请稍等" and the speech timer's
+    cue while the host is waited for do not close it again."""
+    from narrator.judge.script import Script
+
+    script = Script("zh-Hans")
+    view = HostConsole(Console(record=True, width=140, force_terminal=False), live=False)
+    view.typing = ""
+    ask = script.line("prompts", "host.pass")
+    view.line(ask)
+    panel = drawn(view)
+    assert "问：" not in panel and "法官还在说" in panel and "打字回答" not in panel, panel
+    view.listening()
+    panel = drawn(view)
+    assert f"问：{ask.text}" in panel and "法官还在说" not in panel and "打字回答" in panel, panel
+    for waiting in (script.line("events", "please_wait"), script.line("timer", "speech.warning")):
+        view.line(waiting)
+        assert f"问：{ask.text}" in drawn(view), waiting
 
 
 def test_the_hosts_pass_is_explained_on_the_console_once() -> None:
@@ -132,6 +156,7 @@ def test_the_hosts_pass_is_explained_on_the_console_once() -> None:
         view.line(ask)
     text = view.console.export_text()
     assert text.count("每一步都等主持人一句话") == 1, text
+    view.listening()
     assert "说“过”" in drawn(view)
 
 
@@ -230,7 +255,7 @@ def test_a_host_at_a_terminal_sees_a_clean_panel_and_what_he_types(tmp_path: Pat
     term = Terminal(tmp_path, "play", "--input", "text", "--table-device", "none", "--seed", "2026")
     try:
         term.wait(lambda t: "准备好了说开始" in t and "输入 ›" in t, "the start and the input line")
-        term.answer("开始\r", lambda t: "请告诉我狼人的座位号" in t, "the wolves' question")
+        term.answer("开始\r", lambda t: "问：请告诉我狼人的座位号" in t, "the wolves' question, asked")
         term.type("一号 四号")  # half typed: shown on the panel's own input line, under the question
         screen = term.wait(lambda t: "输入 › 一号 四号" in t, "the line being typed")
         assert screen.index("问：请告诉我狼人的座位号") < screen.index("输入 › 一号 四号")

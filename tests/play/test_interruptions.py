@@ -123,6 +123,9 @@ class FlakySpeaker:
     def cue_host(self, cue: str) -> bool:
         return False
 
+    def rest(self) -> bool:
+        return False
+
     def say(self, line: Line) -> None:
         if not self.unplugged and len(self.played) == self.fail_after:
             self.up, self.unplugged = False, True

@@ -53,6 +53,9 @@ class TimedMouth:
     def cue_host(self, cue: str) -> bool:
         return False
 
+    def rest(self) -> bool:
+        return False
+
 
 class PacedEar:
     """The host's words; a number is that many seconds of silence (the fake clock moves on)."""

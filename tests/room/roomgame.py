@@ -273,7 +273,8 @@ def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, tak
            quiet_s: float = QUIET_S, attempt: int = 0) -> None:
     """Say `words` once (the judge has finished; the `attempt`-th try, HOST_VOICES), then listen to the judge
     as a person does, until `taken()`: what the judge asks about his answer he answers (`reply_to`: a
-    read-back gets 确认 if it is what was said, else the right seat, or 不对; "还差一个" the seats missing;
+    read-back gets 确认 if it is what was said, else the right seat, "不是X是Y" where one seat of several is
+    wrong, or 不对; "还差一个" the seats missing ("X去掉" first when one seat kept is not his);
     "是一号还是七号？" the one he said; "是七号吗？" 确认 or 不对) and listens on; anything else the judge
     says to him (a refusal, "好，请重新回答", the question asked again) or `HEARD_S` of nothing: he returns,
     and the caller says the answer again."""
@@ -353,21 +354,36 @@ def reply_to(line: str, words: str) -> str | None:
         if read_back_right(line, words):
             return "确认"
         one = _SEAT.fullmatch(words.replace("出局", "").replace("法官", "").strip()) is not None
-        return words if one else "不对"  # "九号出局" at a vote: a bare seat is no vote's answer
+        if one:
+            return words
+        heard = _seats_of(line)
+        wrong = [s for s in heard if s not in said]
+        right = [s for s in said if s not in heard]
+        seats_only = "投" not in line and "出局" not in words  # a seat list, not ballots or a vote's result
+        if seats_only and len(said) > 1 and len(wrong) == 1 and len(right) == 1 and len(heard) == len(said):
+            return f"不是{wrong[0]}是{right[0]}"  # one seat of several wrong: corrected in place
+        return "不对"  # "九号出局" at a vote: a bare seat is no vote's answer
     if (m := CHOICE.search(line)) is not None:
         right = [s for s in (m["a"], m["b"]) if s in said]
         return right[0] if len(right) == 1 else None
     if (m := OFFER.search(line)) is not None:
         return "确认" if m["seat"] in said else "不对"
     if MISSING in line:
-        kept = _SEAT.findall(line.split(MISSING)[0])
-        if not set(kept) <= set(said):
+        kept = _seats_of(line.split(MISSING)[0])
+        wrong = [s for s in kept if s not in said]
+        if len(wrong) == 1:
+            return f"{wrong[0]}去掉"  # a seat kept that he did not say: taken out, the rest asked for again
+        if wrong:
             return None
         return " ".join(s for s in said if s not in kept) or None
     return None
 
 
 _SEAT = re.compile("[一二三四五六七八九十]+号")
+
+
+def _seats_of(line: str) -> list[str]:
+    return _SEAT.findall(line)
 
 
 def read_back_right(line: str, words: str) -> bool:
