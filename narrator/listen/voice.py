@@ -15,6 +15,10 @@ far (`Recognizer.peek`); when the best one is already a whole legal answer to th
 there, instead of after the long `trailing_s`. Where several seats are asked it ends there only when every
 reading is that same answer, else it is asked again after `complete_many_s`. When it is not, the utterance
 goes on.
+
+An utterance over a sound the ear listens through (the timer's cue) in which nothing was heard is decoded
+again from the microphone's audio minus what the table played (narrator/listen/unmix.py), when the device
+knows it (`follow` a `Replaying` port: the Mixer).
 """
 
 from __future__ import annotations
@@ -27,10 +31,11 @@ from typing import TypedDict
 import numpy as np
 
 from narrator.engine.prompts import Prompt
-from narrator.listen.base import Context, Heard, Playing, QueueEar, Source
+from narrator.listen.base import Context, Heard, Playing, QueueEar, Replaying, Source
 from narrator.listen.grammar import UNK, WAKE_KINDS, Grammar
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer
 from narrator.listen.turn import Turn
+from narrator.listen.unmix import MARGIN_S, MicHistory, subtract
 from narrator.listen.vad import Endpointer
 
 ECHO_TAIL_S = 0.35
@@ -67,6 +72,8 @@ class VoiceEar(QueueEar):
         """Called with the end-of-speech time as soon as the VAD decides (for latency measurements)."""
         self._kept: list[np.ndarray] | None = None
         self._utt_audio: list[np.ndarray] = []
+        self._mic = MicHistory(rate=SAMPLE_RATE)
+        """The last seconds of audio fed: an utterance over the cue is decoded again from it (`_unmixed`)."""
 
     def begin(self, context: Context) -> None:
         """Listen for this prompt. Asked again for the same prompt (a loop polling in short slices), the
@@ -107,6 +114,7 @@ class VoiceEar(QueueEar):
         """Samples at 16 kHz whose first one was captured at `t` (the ear's clock)."""
         with self._feed_lock:
             end_t = t + len(samples) / SAMPLE_RATE
+            self._mic.add(samples, t)
             if self.context is None:  # before the first question: nothing to hear it with
                 return
             if self.held(end_t):
@@ -177,8 +185,23 @@ class VoiceEar(QueueEar):
             self._kept.append(np.concatenate(self._utt_audio))
             self._utt_audio = []
         heard = self.decode(start, t)
+        if heard is None and (unmixed := self._unmixed(start, t)) is not None:
+            self.recognizer.reset()  # heard over the cue, and nothing in it: again without the cue
+            self.recognizer.accept(unmixed)
+            heard = self.decode(start, t)
         if heard is not None and self.context is not None:
             self.post(heard)
+
+    def _unmixed(self, start: float, end: float) -> np.ndarray | None:
+        """The utterance's audio minus what the table played, when it overlapped a sound the ear listens
+        through and the device knows what it played (narrator/listen/unmix.py); else None."""
+        playing = self.playing
+        if not isinstance(playing, Replaying):
+            return None
+        start -= self.endpointer.cfg.preroll_s  # the recogniser heard the pre-roll too
+        table = playing.heard_through(start - MARGIN_S, end + MARGIN_S, SAMPLE_RATE)
+        mic = None if table is None else self._mic.between(start, end)
+        return None if table is None or mic is None else subtract(mic, table, SAMPLE_RATE)
 
     def decode(self, start: float, end: float) -> Heard | None:
         """The recogniser's readings as host words; None when nothing was heard ([unk] or empty). Where
