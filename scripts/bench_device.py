@@ -1,7 +1,7 @@
 """Benchmark of `narrator serve` on a Pi-sized budget: one core, 1 GiB of memory, no swap.
 
-    python scripts/bench_device.py [--runs 5] [--idle-s 60] [--idle-runs 1] [--pace 0.05] [--cpu 1] [--skip-game]
-                                   [--model-only] [--no-model]
+    python scripts/bench_device.py [--runs 5] [--idle-s 60] [--idle-runs 1] [--settle-s 30] [--pace 0.05] [--cpu 1]
+                                   [--skip-game] [--model-only] [--no-model]
 
 Every `serve` it starts is pinned to one core (`sched_setaffinity`, as `taskset -c CPU`) and put in a cgroup
 (v1 `memory` controller, or v2 `memory.max`) limited to 1 GiB; the machine has no swap (checked: /proc/swaps).
@@ -12,8 +12,9 @@ set-up), the web server on 127.0.0.1 (`--web-listen 127.0.0.1:0`), and are measu
    right after its ready line is handed to the speaker; and the CPU time the process used until then (what a
    quiet core would spend, whatever the machine's load). With a model, also spawn → "the voice joined" on
    `serve`'s stderr: the microphone joins the typed input once the model has loaded, after READY=1.
-2. **Idle in the lobby**: from the voice's joining (without a model: READY=1) + 2 s, `--idle-s` seconds waiting
-   for 开始新游戏 with nothing said (the table's streams rest once the ready line has played): CPU time of
+2. **Idle in the lobby**: from the voice's joining (without a model: READY=1) + `--settle-s` (the ready line, the
+   no-host line — the bench's standard output goes nowhere — and their holds, ≈ 10 s of silence each, have
+   played: the table's streams rest then), `--idle-s` seconds waiting for 开始新游戏 with nothing said: CPU time of
    the whole process (every thread: /proc/PID/stat utime + stime) over the wall time, in % of one core, and the
    resident memory at the end (VmRSS) and the cgroup's peak.
 3. **A whole game by text**: the lobby, the built-in demo game (12 players, three nights) piped in, 结束, 关机;
@@ -132,7 +133,7 @@ class Log:
 
 
 def ready_and_idle(cmd: list[str], env: dict[str, str], group: Path, cpu: int,
-                   idle_s: float, voice: bool) -> tuple[float, float, float, float, float]:
+                   idle_s: float, voice: bool, settle_s: float) -> tuple[float, float, float, float, float]:
     """(s to READY=1, CPU s to READY=1, % of a core idle in the lobby, resident MB after idling, s to the
     voice's joining — nan without a model). The idle window starts once the voice has joined."""
     with tempfile.TemporaryDirectory() as tmp, socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
@@ -155,7 +156,9 @@ def ready_and_idle(cmd: list[str], env: dict[str, str], group: Path, cpu: int,
                     sys.exit(f"serve: {line}")
             if idle_s <= 0:
                 return ready, ready_cpu, float("nan"), rss_mb(proc.pid), joined
-            time.sleep(2.0)  # the web server's and mDNS's start, the ready line's end
+            # the web server's and mDNS's start, the ready line and the no-host line and their holds (the
+            # lobby's "action" pauses: ≈ 10 s of the table's time to answer each, played as silence)
+            time.sleep(settle_s)
             c0, w0 = cpu_s(proc.pid), time.monotonic()
             time.sleep(idle_s)
             used = cpu_s(proc.pid) - c0
@@ -183,6 +186,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--idle-s", type=float, default=60.0)
     ap.add_argument("--idle-runs", type=int, default=1, help="how many of the runs also idle in the lobby")
+    ap.add_argument("--settle-s", type=float, default=30.0,
+                    help="s from READY=1 (with a model: from the voice's joining) before the idle window: what the "
+                         "lobby says at power-on and its holds have played")
     ap.add_argument("--pace", type=float, default=0.05)
     ap.add_argument("--cpu", type=int, default=1)
     ap.add_argument("--skip-game", action="store_true")
@@ -204,7 +210,8 @@ def main() -> None:
                 got = []
                 for i in range(args.runs):
                     got.append(ready_and_idle(command(*extra, cache=cache), env, group, args.cpu,
-                                              args.idle_s if i < args.idle_runs else 0, bool(extra)))
+                                              args.idle_s if i < args.idle_runs else 0, bool(extra),
+                                              args.settle_s))
                     loads.append(os.getloadavg()[0])
                 readies, cpus = [r for r, _, _, _, _ in got], [c for _, c, _, _, _ in got]
                 print(f"{label}: power-on → READY=1: median {statistics.median(readies):.2f} s, max "

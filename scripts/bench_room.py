@@ -38,9 +38,11 @@ with 20 ms delay, −6 dB and two reflections; a host voice in the same room).
         Player and Mixer) while the host says his command where players talk (진행자 넘어가 = 法官，过) at
         offsets from the cue's first sample (−0.6 … +1.0 s: over it; +3 s: after it, the control) and the
         cue alone (nothing said: what the judge's own voice is taken for). The real VoiceEar at the speech
-        prompt's grammar, once deaf while the device plays (the product's `follow(mixer)`, echo tail 0.35 s)
-        and once listening through. Counts the commands taken (过 heard within 2 s of his words) and anything
-        taken outside them.
+        prompt's grammar listening through the cue, once as last session's product had it (following only
+        what plays: `voiced_until`) and once as now (following the Mixer, which also says what the table
+        played: an utterance over the cue is decoded again with it subtracted, narrator/listen/unmix.py).
+        Counts the commands taken (过 in an utterance ending from his first word to 2 s after his last) and
+        anything taken outside them.
 
 Start a private PulseAudio first (`export XDG_RUNTIME_DIR=$(mktemp -d)`, unset PULSE_RUNTIME_PATH; the
 script starts a server when none answers and stops it again). Prints one JSON object per measurement.
@@ -49,6 +51,7 @@ script starts a server when none answers and stops it again). Prints one JSON ob
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import subprocess
@@ -228,13 +231,26 @@ def bargein(aec: str | None, lines: list[tuple[str, np.ndarray]], trials: int, g
             "judge_taken_as_words": len(judge), "judge_heard_as": judge[:6]}
 
 
+AFTER_S = 2.0
+"""s. An utterance that ends this long after the host's (or the cue's) last word is still his (its
+trailing silence, the VAD's lag, a busy machine)."""
 CUE_OFFSETS = (-0.6, 0.0, 0.5, 1.0, 3.0)
 """s from the cue's first sample to the host's first: over the cue, and after it (3 s: the control)."""
 
 
-def cue(aec: str | None, trials: int) -> list[dict[str, object]]:
-    """The host's 法官，过 said over the speech timer's cue, with the ear deaf while the cue plays and listening
-    through it (see the module docstring)."""
+class VoicedOnly:
+    """The Mixer as last session's ear saw it: what plays (`voiced_until`), not what it played."""
+
+    def __init__(self, mixer: Mixer) -> None:
+        self.mixer = mixer
+
+    def voiced_until(self) -> float:
+        return self.mixer.voiced_until()
+
+
+def cue(aec: str | None, trials: int, modes: tuple[str, ...] = ("through", "unmix")) -> list[dict[str, object]]:
+    """The host's 法官，过 said over the speech timer's cue, the ear listening through it with and without the
+    table's output subtracted (see the module docstring)."""
     from importlib.resources import files
 
     from narrator.judge.script import Script
@@ -260,10 +276,10 @@ def cue(aec: str | None, trials: int) -> list[dict[str, object]]:
         player.start(ready_timeout_s=10)
         mixer.switch_bed("day")
         try:
-            for mode in ("deaf", "through"):
+            for mode in modes:
                 ear = MicEar(Recognizer(model), grammar, Endpointer(SileroVad(), EndpointConfig()),
                              tail_s=ECHO_TAIL_S, device=f"pulse:{room.mic}")
-                ear.follow(mixer if mode == "deaf" else None)
+                ear.follow(mixer if mode == "unmix" else VoicedOnly(mixer))
                 ear.start()
                 heard: list[tuple[float, str]] = []
                 said: list[tuple[float | None, float, float]] = []  # (offset, host start, host end) per trial
@@ -271,8 +287,8 @@ def cue(aec: str | None, trials: int) -> list[dict[str, object]]:
                 def collect(until: float, ear: MicEar = ear, heard: list[tuple[float, str]] = heard) -> None:
                     while time.monotonic() < until:
                         got = ear.listen(prompt, 12, timeout_s=max(0.0, until - time.monotonic()))
-                        if got is not None:
-                            heard.append((got.start_s or time.monotonic(), got.text))
+                        if got is not None:  # by its end: an utterance over the cue begins with the cue
+                            heard.append((got.end_s or time.monotonic(), got.text))
 
                 try:
                     collect(time.monotonic() + 1.0)
@@ -292,16 +308,18 @@ def cue(aec: str | None, trials: int) -> list[dict[str, object]]:
                 finally:
                     ear.stop()
                 def within(a: float, b: float, heard: list[tuple[float, str]] = heard) -> list[str]:
-                    return [h for t, h in heard if a - 0.5 <= t <= b + 0.5]
+                    return [h for t, h in heard if a <= t <= b + AFTER_S]
 
-                row: dict[str, object] = {"aec": aec or "off", "ear": mode, "trials": trials}
+                row: dict[str, object] = {"aec": aec or "off", "ear": mode, "trials": trials,
+                                          "underflows": player.underflows,
+                                          "load": [round(x, 2) for x in os.getloadavg()]}
                 for offset in CUE_OFFSETS:
                     spans = [(a, b) for o, a, b in said if o == offset]
                     row[f"taken_at_{offset:+.1f}s"] = sum("过" in within(a, b) for a, b in spans)
                 alone = [(a, b) for o, a, b in said if o is None]
                 row["cue_alone_taken"] = [h for a, b in alone for h in within(a, b)]
                 spans = [(a, b) for _, a, b in said]
-                row["heard_outside"] = [h for t, h in heard if not any(a - 0.5 <= t <= b + 0.5 for a, b in spans)]
+                row["heard_outside"] = [h for t, h in heard if not any(a <= t <= b + AFTER_S for a, b in spans)]
                 row["heard"] = [h for _, h in heard]
                 out.append(row)
                 print(json.dumps(row, ensure_ascii=False), flush=True)
@@ -415,14 +433,14 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
             "p95": round(float(np.percentile(a, 95)), 1) if len(a) else None}
 
 
+@functools.cache
 def voice_cache() -> Path:
-    """The judge's espeak-ng voice (as roomgame.live sets it) rendered once (`narrator voices build`), as a
-    prepared device has it: the benchmark measures the game, not the first rendering of its lines."""
+    """The judge's espeak-ng voice (as roomgame.live sets it) rendered (`narrator voices build`), as a prepared
+    device has it: the benchmark measures the game, not the first rendering of its lines. Built at each
+    benchmark's start: a cache from an older script lacks the pieces added since (it renders only those)."""
     cache = Path(tempfile.gettempdir()) / "narrator-room-voices"
-    if not (cache / "ready").exists():
-        subprocess.run([sys.executable, "-m", "narrator.cli.main", "voices", "build", "--backend", "espeak",
-                        "--rate=+60%", "--cache-dir", str(cache)], check=True, capture_output=True, timeout=900)
-        (cache / "ready").touch()
+    subprocess.run([sys.executable, "-m", "narrator.cli.main", "voices", "build", "--backend", "espeak",
+                    "--rate=+60%", "--cache-dir", str(cache)], check=True, capture_output=True, timeout=900)
     return cache
 
 
@@ -475,6 +493,8 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
     start_heard: list[list[str]] = []
     """What the console showed heard (👂) meanwhile."""
     peaks, failures = [], []
+    underflows = {"all": 0, "host": 0}
+    """PortAudio's underflows over the runs: the table's stream (0.05 s latency), the earpiece's ("low")."""
     scenario = Scenario.from_dict({**GAME, "seed": 3}, name="room-start")
     for _ in range(count):
         with Room(echo_cancel=aec, probe=True) as room, tempfile.TemporaryDirectory() as tmp:
@@ -494,6 +514,10 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
                                                              "heard")]
             print(json.dumps({"ear": ear_events[:14]}, ensure_ascii=False), file=sys.stderr, flush=True)
         peaks.append(run.peak_rss_mb)
+        for e in events:
+            if e["event"] == "underflows":
+                for channel in ("all", "host"):
+                    underflows[channel] += int(e.get(channel, 0))
         spoken = sound_spans(rec[:, 0], RATE)
         if len(spoken) != len(run.host_ends):
             failures.append(f"{len(spoken)} utterances on the probe, {len(run.host_ends)} said")
@@ -540,6 +564,7 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
                                           for k in numbers}}
     out["开始_tries"] = start_tries
     out["开始_heard"] = start_heard
+    out["underflows"] = underflows
     out["peak_rss_mb"] = round(max(peaks, default=0))
     out["load"] = [round(x, 2) for x in os.getloadavg()]
     return out
@@ -597,6 +622,7 @@ def main() -> None:
     parser.add_argument("--aec-args", help="bargein: module-echo-cancel aec_args to try, separated by ';' "
                         "(default: narrator/play/echo.py's)")
     parser.add_argument("--aec-rate", type=int, help="bargein: the canceller's own sample rate (default: 48 kHz)")
+    parser.add_argument("--modes", default="through,unmix", help="cue: the ears to try (through, unmix)")
     parser.add_argument("--cold", action="store_true", help="start: the judge's voice not rendered beforehand")
     args = parser.parse_args()
     daemon = ensure_pulse()
@@ -613,7 +639,7 @@ def main() -> None:
             print(json.dumps(memory(args.count, args.pace), ensure_ascii=False), flush=True)
         elif args.what == "cue":
             for aec in args.aec.split(","):
-                cue(None if aec == "off" else aec, args.trials)
+                cue(None if aec == "off" else aec, args.trials, tuple(args.modes.split(",")))
         elif args.what == "speeches":
             for aec in args.aec.split(","):
                 result = speeches(args.count, args.pace, None if aec == "off" else aec)

@@ -4,7 +4,7 @@
 the echo canceller (figures in docs/benchmarks.md, "The stand-in's words through the room").
 
     python scripts/bench_room_words.py record [--aec off,webrtc] [--voices ko:150:5,ko:130:10,ko+m3:150:5]
-    python scripts/bench_room_words.py score  [--aec off,webrtc] [--group seats,counts,boards,controls]
+    python scripts/bench_room_words.py score  [--aec off,webrtc] [--group seats,counts,boards,controls,repairs,rules]
                                               [--forms "二号=둘|두번째" …] [--details] [--json FILE]
 
 `record` plays every candidate form (espeak-ng Korean, the room host's voice: tests/room/roomkit.py
@@ -58,6 +58,7 @@ from narrator.common.numbers import chinese_number  # noqa: E402
 from narrator.engine.answers import Pass, Seats, YesNo  # noqa: E402
 from narrator.engine.prompts import Prompt  # noqa: E402
 from narrator.listen.base import Context  # noqa: E402
+from narrator.listen.converge import Correction, read_correction  # noqa: E402
 from narrator.listen.dialogue import doubtful, meaning  # noqa: E402
 from narrator.listen.grammar import START, Grammar, Pack, VocabularyError, load_pack  # noqa: E402
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer, knows, load_model  # noqa: E402
@@ -86,17 +87,18 @@ def count(n: int) -> str:
 # has one (Vosk's grammar is a loop of words: a form of two words lends each word to the others).
 SEAT_FORMS: dict[str, list[str]] = {seat(n): forms for n, forms in enumerate([
     ["일호", "하나", "첫번째", "일번", "첫째", "원"],
-    ["두번째", "둘", "이번", "둘째", "투", "둘이", "이", "두번", "두개", "두", "세컨드", "둘다", "두명", "투호"],
+    ["두번째", "둘", "이번", "둘째", "투", "둘이", "이", "두번", "두개", "두", "세컨드", "둘다", "두명", "투호",
+     "넘버투", "둘이서", "둘만"],
     ["삼호", "셋", "세번째", "삼번", "셋째", "쓰리"],
     ["넷", "사호", "네번째", "사번", "넷째", "포"],
     ["오", "오호", "다섯", "다섯번째", "오번", "파이브"],
     ["여섯", "육호", "여섯번째", "여섯째", "식스"],
-    ["일곱", "일곱번째", "일곱째", "칠", "일곱번", "세븐"],
-    ["팔호", "여덟", "여덟번째", "팔번", "여덟째"],
-    ["구호", "아홉", "아홉번째"],
-    ["열번째", "열", "십호", "십번", "열째", "텐"],
+    ["일곱", "일곱번째", "일곱째", "칠", "일곱번", "세븐", "일곱시"],
+    ["팔호", "여덟", "여덟번째", "팔번", "여덟째", "에이트", "여덟시"],
+    ["구호", "아홉", "아홉번째", "구", "아홉번", "아홉시"],
+    ["열번째", "열", "십호", "십번", "열째", "텐", "열번", "십", "열시"],
     ["열하나", "열한번째", "열한째", "십일", "일레븐"],
-    ["열두번째", "열둘", "십이", "트웰브"],
+    ["열두번째", "열둘", "십이", "트웰브", "열두시"],
     ["열셋", "열세번째", "십삼"],
     ["열넷", "십사"],
     ["열다섯", "십오"],
@@ -124,6 +126,39 @@ CONTROL_FORMS: dict[str, list[str]] = {
 }
 
 
+REPAIR_WORDS: dict[str, list[str]] = {"去掉": ["없애", "빼", "제외", "삭제"]}
+"""Candidate forms of the correction words (不是 … 是 are the pack's own 아니요 … 좋아요)."""
+REPAIRS: tuple[tuple[str, str, int, int | None], ...] = (
+    # (host phrase, Korean word order: "X 없애", the seat taken out, the seat put in) at the wolves'
+    # identification: a seat of the four corrected in place, or taken out
+    ("不是十号是十一号", "", 10, 11), ("不是七号是八号", "", 7, 8), ("不是二号是九号", "", 2, 9),
+    ("不是五号是三号", "", 5, 3), ("去掉十号", "X W", 10, None), ("去掉六号", "X W", 6, None),
+    ("去掉一号", "X W", 1, None), ("去掉十二号", "X W", 12, None),
+)
+
+
+def repair_forms(pack: Pack) -> dict[str, list[str]]:
+    """Each correction phrase in its spoken forms: the seats in the pack's first form, the correction word in
+    each candidate ("열번째 없애", "열번째 빼" …); 不是 … 是 as the pack has them."""
+    first = {h: f[0] for h, f in pack.say.items()}
+    out: dict[str, list[str]] = {}
+    for host, order, drop, add in REPAIRS:
+        x, y = first[seat(drop)], first[seat(add)] if add is not None else ""
+        if add is not None:
+            out[host] = [f"{first['不是']} {x} {first['是']} {y}"]
+        else:
+            out[host] = [order.replace("X", x).replace("W", w) for w in REPAIR_WORDS["去掉"]]
+    return out
+
+
+def with_repair(pack: Pack, form: str = "") -> Pack:
+    """The pack with the correction words offered where several seats are asked (`extra: repair:`), 去掉 as
+    the word of `form` that is a candidate (the pack's own, else the first candidate)."""
+    word = next((w for w in REPAIR_WORDS["去掉"] if w in form.split()), None)
+    said = (word,) if word else pack.say.get("去掉", (REPAIR_WORDS["去掉"][0],))
+    return replace(pack, extra={**pack.extra, "repair": ("不是", "去掉")}, say={**pack.say, "去掉": said})
+
+
 def board_forms(pack: Pack) -> dict[str, list[str]]:
     """The lobby's boards the pack can say (their forms as it has them)."""
     from narrator.serve import words as w
@@ -132,11 +167,17 @@ def board_forms(pack: Pack) -> dict[str, list[str]]:
     return {s: list(pack.say[s]) for s in sorted(said) if s in pack.say}
 
 
-GROUPS = ("seats", "counts", "boards", "controls")
+RULE_FORMS: dict[str, list[str]] = {
+    "不要警长": ["보안관 없이", "보안관 빼", "보안관 빼기", "선거 없이", "경찰 없이", "반장 없이", "캡틴 없이",
+                 "보안관 생략", "선거 생략", "보안관 제외"],
+}
+"""The rules the lobby's rules question takes (narrator/serve/words.py rule_phrases), at a 12-player board."""
+GROUPS = ("seats", "counts", "boards", "controls", "repairs", "rules")
 
 
 def candidates(pack: Pack) -> dict[str, dict[str, list[str]]]:
-    return {"seats": SEAT_FORMS, "counts": COUNT_FORMS, "boards": board_forms(pack), "controls": CONTROL_FORMS}
+    return {"seats": SEAT_FORMS, "counts": COUNT_FORMS, "boards": board_forms(pack), "controls": CONTROL_FORMS,
+            "repairs": repair_forms(pack), "rules": RULE_FORMS}
 
 
 # --- the questions where each word is said ---------------------------------------------------------------
@@ -161,12 +202,32 @@ def kill(max_seat: int) -> Question:
     return Question(f"kill@{max_seat}", prompt, max_seat, _game_meaning)
 
 
+def identify(max_seat: int, repair: bool) -> Question:
+    """The wolves' identification (four seats), with or without the correction words in its grammar: a seat
+    said alone there is the rest of an answer ("一号、四号、八号，还差一个"); a correction is read by
+    `converge.read_correction` (what the dialogue does while an answer waits for 对 or seats are kept)."""
+    prompt = Prompt("wolves.identify", frozenset({Seats}), seats=tuple(range(1, max_seat + 1)), min_seats=4,
+                    max_seats=4)
+
+    def read(text: str, prompt: Prompt, pack: Pack) -> object:
+        if not text:
+            return None
+        fix = read_correction(text)
+        if fix is not None:
+            return fix
+        got = meaning(text, prompt, pack)
+        return got if isinstance(got, Seats) else None
+
+    return Question(f"identify@{max_seat}" + ("+repair" if repair else ""), prompt, max_seat, read)
+
+
 def lobby_question(kind: str, players: int | None = None) -> Question:
     from narrator.serve import words as w
     from narrator.serve.lobby import Lobby, Step
 
     lobby = Lobby()
-    lobby.step = Step(kind, players=players, board=w.boards_for(players)[0] if kind == "ready" and players else None)
+    lobby.step = Step(kind, players=players,
+                      board=w.boards_for(players)[0] if kind in ("ready", "rules") and players else None)
     prompt = lobby.prompt
 
     def read(text: str, prompt: Prompt, pack: Pack) -> object:
@@ -191,9 +252,13 @@ def lobby_question(kind: str, players: int | None = None) -> Question:
 def questions_for(host: str, group: str) -> list[Question]:
     if group == "seats":
         n = next(i for i in range(1, 19) if seat(i) == host)
-        return [kill(12), kill(18)] if n <= 12 else [kill(18)]
+        return [kill(12), kill(18), identify(12, False), identify(12, True)] if n <= 12 else [kill(18)]
+    if group == "repairs":
+        return [identify(12, True)]
     if group == "counts":
         return [lobby_question("players")]
+    if group == "rules":
+        return [lobby_question("rules", 12)]
     if group == "boards":
         from narrator.serve import words as w
 
@@ -213,6 +278,9 @@ def expected(host: str, question: Question, pack: Pack) -> object:
     """What the host word means at the question, read from the host words themselves."""
     if question.prompt is START:
         return host
+    for phrase, _, drop, add in REPAIRS:
+        if host == phrase:
+            return Correction(drop, add)
     if question.name.startswith("lobby") and host in ("确认", "不对"):
         return pack.control(host)
     if host in ("确认", "不对"):
@@ -405,6 +473,8 @@ def main() -> None:
                     cells = []
                     for formset in sets:
                         variant = with_forms(pack, {**fixed, host: formset})
+                        if question.name.endswith("+repair"):
+                            variant = with_repair(variant, " ".join(formset))
                         try:
                             hearer.grammar(variant).phrases_for(question.prompt, question.max_seat)
                         except VocabularyError as e:

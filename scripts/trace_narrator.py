@@ -9,7 +9,8 @@ Runs the real CLI in this process after wrapping a few methods, each of which ap
 
     vad_end     the VAD decided the utterance ended (VoiceEar, after the trailing silence); "capture_t": the
                 ear's clock for that end (the microphone's capture time of the last frame); "complete": ended
-                by meaning (narrator/listen/turn.py), stamped when the short silence was reached
+                by meaning (narrator/listen/turn.py), stamped when the short silence was reached; "stage":
+                1 at `complete_s` with every reading agreeing (several seats asked), 2 at the last short silence
     final       the decoder's final result is out (Recognizer.final, or Recognizer.peek with "peek"; "took" s)
     vad_start   the VAD started an utterance ("context": the prompt the ear listens for, or None)
     decoded     what the ear made of an utterance ("text": the Heard's, None when nothing)
@@ -18,6 +19,8 @@ Runs the real CLI in this process after wrapping a few methods, each of which ap
     saved       the new game is on disk (store.save_game; "took" s)
     voiced      a line's clip is ready (AudioMouth.clip; "took" s, "text")
     enqueued    the line is queued on the mixer (Mixer.enqueue_line; "lead" s of silence before it)
+    underflows  the player closes: PortAudio's underflows so far per channel ("all": the table, "host": the
+                earpiece)
     leaves      the line's first sample leaves the device, as PortAudio reports it (the Player's callback:
                 the block's DAC time; "handed": when that block was handed to PortAudio)
 
@@ -40,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def install(out: Path) -> None:
     from narrator.audio import SAMPLE_RATE
     from narrator.audio.mixer import Mixer
+    from narrator.audio.playback import Player
     from narrator.listen.recognizer import Recognizer
     from narrator.listen.voice import VoiceEar
     from narrator.play import store
@@ -94,7 +98,7 @@ def install(out: Path) -> None:
         t0, was = time.monotonic(), self._utt_start
         end_if_complete(self)
         if was is not None and self._utt_start is None:  # ended by meaning: decided before the decoder's peek
-            log("vad_end", t=t0, capture_t=self.endpointer._t, complete=True)
+            log("vad_end", t=t0, capture_t=self.endpointer._t, complete=True, stage=self._asked)
 
     final = Recognizer.final
 
@@ -163,6 +167,13 @@ def install(out: Path) -> None:
                 leaves, handed, text = seen.pop(0)
                 log("leaves", t=leaves, handed=handed, text=text)
 
+    close = Player.close
+
+    def _close(self: Player) -> None:
+        log("underflows", **{name: ch.underflows for name, ch in self._channels.items()})
+        close(self)
+
+    Player.close = _close  # type: ignore[method-assign]
     Mixer.stamp = _stamp  # type: ignore[method-assign]
     Mixer.enqueue_line = _enqueue_line  # type: ignore[method-assign]
     VoiceEar._event = _event  # type: ignore[method-assign]

@@ -26,6 +26,11 @@ ear's deaf window comes from. Whoever plays a channel live (the Player's callbac
 any caller (the Session's lines, the deal line, the speech timer's cues, the dialogue), counts until its
 last sample has left the device. The bed does not count (the ear listens over it), nor do the lines of
 ``LISTENED_THROUGH`` (the speech timer's cue: the ear listens through it).
+
+What the table played (``heard_through(start, end)``): the mixer keeps the last ``HISTORY_S`` of the public
+channel as it was handed out, and where the listened-through sounds lay in it; the ear, after an utterance that
+overlapped one, takes that sound out of the microphone's audio (narrator/listen/unmix.py) — in a room without
+an echo canceller the cue is louder than the host at the microphone.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ import numpy as np
 from narrator.audio import SAMPLE_RATE
 from narrator.audio._gain import BedVoice, Ramp
 from narrator.audio.beds import BED_NAMES, CUE_NAMES, SoundBank, load_sounds
+from narrator.audio.resample import resample
 
 if TYPE_CHECKING:
     from narrator.judge.lines import Line
@@ -54,6 +60,8 @@ LISTENED_THROUGH = frozenset({"timer.speech.warning"})
 said only in a speech, where the ear takes a command only after the judge's name, and holding neither the name
 nor a command word. Deaf to it, the ear lost every 法官，过 the host said over it; listening through it, most
 were heard and the cue was never taken for one (docs/benchmarks.md, "The timer's cue")."""
+HISTORY_S = 12.0
+"""s. How much of the table's output the mixer keeps for `heard_through` (a whole utterance and its margins)."""
 STALE_S = 3.0
 """s. A channel whose player stamped nothing for this long is not playing (its device is gone; PulseAudio
 may hold a new stream ~2 s before its first period)."""
@@ -145,6 +153,11 @@ class Mixer:
         """Channel frame just after the last speech or cue sample the ear is deaf to, handed out (consumer-written)."""
         self._stamps: dict[str, tuple[int, float, float] | None] = dict.fromkeys(CHANNELS)
         """(frame, when it leaves the device, when stamped) per channel played live; None: not played live."""
+        self._history = np.zeros(round(HISTORY_S * SAMPLE_RATE), np.float32)
+        """The public channel's last frames as handed out (frame f at f % len): `heard_through`."""
+        self._through = np.full((8, 2), -1, np.int64)
+        """[first, end) public frames of the last listened-through sounds (a ring of rows, consumer-written)."""
+        self._through_row = 0
         self.volume = 1.0
         """Linear gain on the table's channel (大声点 / 小声点 of `narrator serve`); changed between lines."""
         self.waker: Callable[[], None] | None = None
@@ -253,6 +266,25 @@ class Mixer:
                 until = max(until, leaves_at + (end - frame) / SAMPLE_RATE)
         return until
 
+    def heard_through(self, start: float, end: float, rate: int = SAMPLE_RATE) -> np.ndarray | None:
+        """What the table played (at `rate`) that left the device from `start` to `end` (time.monotonic),
+        when a listened-through line (LISTENED_THROUGH) was among it: a copy from the history; None when none
+        was, or the table is not played live, or the stretch's start is no longer in the history. A stretch that
+reaches past what has been handed out yet ends there."""
+        stamp = self._stamps["all"]
+        if stamp is None or end <= start:
+            return None
+        frame, leaves_at, _ = stamp
+        a = frame + round((start - leaves_at) * SAMPLE_RATE)
+        b = frame + round((end - leaves_at) * SAMPLE_RATE)
+        played, size = self._frames["all"], len(self._history)
+        b = min(b, played)  # not handed out yet: what is asked for reaches into the future
+        if a < max(0, played - size) or b <= a:
+            return None
+        if not any(first < b and (last < 0 or last > a) for first, last in self._through.tolist() if first >= 0):
+            return None
+        return resample(self._history[np.arange(a, b) % size], SAMPLE_RATE, rate)
+
     @property
     def bed(self) -> str:
         """Name of the bed currently fading in or playing, or "off"."""
@@ -270,10 +302,17 @@ class Mixer:
 
     def pull_public_into(self, out: np.ndarray) -> None:
         """Overwrite `out` (1-D float32 view) with the next len(out) public frames. Audio-thread safe."""
+        first = self._frames["all"]
         for a in range(0, len(out), self.config.max_block):
             self._pull(out[a : a + self.config.max_block], "all")
         if self.volume != 1.0:
             out *= self.volume
+        size, at = len(self._history), first % len(self._history)
+        n = min(len(out), size - at)  # a pull longer than the history (offline) keeps its last part below
+        self._history[at : at + n] = out[:n]
+        if len(out) > n:
+            rest = out[n:][-size:]
+            self._history[: len(rest)] = rest
 
     def pull_host_into(self, out: np.ndarray) -> None:
         """Overwrite `out` with the next len(out) host frames. Never touches the bed or the public queue."""
@@ -316,6 +355,14 @@ class Mixer:
             pos += span
             if span and item.deafens:
                 self._sound_end[channel] = self._frames[channel] + pos
+            elif span and public and item.kind in _SOUND:  # listened through: where it lies, for heard_through
+                row = self._through[self._through_row]
+                if item.pos == span:  # its first span
+                    self._through_row = (self._through_row + 1) % len(self._through)
+                    row = self._through[self._through_row]
+                    row[0], row[1] = self._frames[channel] + pos - span, -1
+                if item.pos >= item.length:
+                    row[1] = self._frames[channel] + pos
             if item.pos >= item.length:
                 queue.popleft()
                 if item.kind == _SPEECH:

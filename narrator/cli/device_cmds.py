@@ -89,7 +89,8 @@ def setup(
     test: Annotated[bool, typer.Option(help="Play a test tone on each output and show the mic's level.")] = True,
     echo_cancel: Annotated[bool | None, typer.Option(
         help="PulseAudio's WebRTC echo canceller between the table's speaker and the mic (so the judge can "
-             "be interrupted): loaded now and by every game; --no-echo-cancel removes it.")] = None,
+             "be interrupted): loaded now and by every game. On by default wherever it loads (PulseAudio "
+             "devices); --no-echo-cancel removes it and keeps it off.")] = None,
     calibrate: Annotated[bool | None, typer.Option(
         help="Calibrate the ear to the host's voice: the judge asks for the seats one to twelve, then the words "
              "for pass, yes and no, and the spoken forms the voice does not get through are left out (the "
@@ -180,12 +181,14 @@ def setup(
     if echo_cancel is not None:
         from narrator.play import echo
 
-        config.audio.echo_cancel = "webrtc" if echo_cancel else ""
+        config.audio.echo_cancel = "webrtc" if echo_cancel else "off"
         if not echo_cancel:
             echo.unload()
             typer.echo("✓ echo cancellation off: the ear is deaf while the judge speaks")
-    if config.audio.echo_cancel:
+    if config.audio.canceller:
         failed += not steps.echo_cancel(typer.echo, config)
+    elif not config.audio.echo_cancel and "voice" in config.game.input and config.audio.table not in ("", "none"):
+        steps.echo_cancel(typer.echo, config, "webrtc")  # not chosen yet: on wherever it loads
     # 3b. the host's voice (the ear needs the model and the microphone)
     if "voice" in config.game.input and not model_missing and (calibrate or (
             calibrate is None and ask and typer.confirm("Calibrate the ear to your voice now (about a minute)?",
@@ -244,7 +247,7 @@ def _calibrate(config: Config) -> bool:
     from narrator.play import calibration
     from narrator.play.echo import SOURCE
 
-    mic = f"pulse:{SOURCE}" if config.audio.echo_cancel else config.audio.mic
+    mic = f"pulse:{SOURCE}" if config.audio.canceller else config.audio.mic
     opts = EarOptions(mic=None if mic in ("", "default") else mic, judge_name=config.game.judge_name or None)
     return calibration.run(opts, lambda line: typer.echo(f"🔊 {line.text}"), typer.echo, config) is not None
 

@@ -12,9 +12,12 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from narrator.engine.prompts import Prompt
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Source = Literal["voice", "keypad", "text", "file"]
 
@@ -38,6 +41,17 @@ class Playing(Protocol):
     def voiced_until(self) -> float:
         """time.monotonic() when the judge's last line or cue has left the device; +inf while one plays
         or is queued; -inf when nothing was ever played."""
+        ...
+
+
+@runtime_checkable
+class Replaying(Playing, Protocol):
+    """What the device is playing, and what it played (the Mixer): the ear takes the sounds it listens through
+    out of an utterance that overlapped one (narrator/listen/unmix.py)."""
+
+    def heard_through(self, start: float, end: float, rate: int) -> np.ndarray | None:
+        """What the table played, at `rate`, that left the device from `start` to `end` (time.monotonic) when a
+        sound the ear listens through was among it; else None."""
         ...
 
 

@@ -7,11 +7,12 @@ only for what is missing or in doubt:
 * **Keep the seats heard.** A multi-seat answer with too few seats (three wolves of four) keeps them and asks
   for the rest: "一号、四号、八号，还差一个。" The next seats are added ("十号" → all four, read back).
 * **Correct one seat.** "不是十号，是十一号" / "十号换成十一号" replaces one seat of the answer waiting for 对
-  (or of the seats kept); "去掉十号" takes one out (and asks for the rest).
+  (or of the seats kept); "去掉十号" / "十号去掉" / "十号不对" takes one out (and asks for the rest).
 * **A choice between two readings.** When the recogniser's two best readings are both legal and differ in
   one seat, the judge asks "是一号还是七号？" and the ear listens for those two seats only.
 * **One seat at a time.** After two misses at one question (a refusal, or 不对), the judge offers the seats
-  one at a time — those the recogniser heard at this question first — and names the keypad key for each
+  one at a time — those the recogniser's readings at this question point at most first (named in the most
+  of the host's utterances, then the highest among the N-best) — and names the keypad key for each
   ("是七号吗？说对或不对，也可以在键盘上按7和回车。"); 对 / 不对 are what the ear reads best.
 
 Nothing here is taken without the host's 对 or his own keys: a gathered answer goes through the same
@@ -46,7 +47,7 @@ class Correction:
 
 _NOT_BUT = re.compile(r"^不是(?P<drop>.+?)[,，、]?(?:而是|是|换成|改成)(?P<add>.+)$")
 _CHANGE = re.compile(r"^(?P<drop>.+?)(?:换成|改成)(?P<add>.+)$")
-_REMOVE = re.compile(r"^(?:去掉|删掉|拿掉|不要)(?P<drop>.+)$|^(?P<drop2>.+?)(?:去掉|删掉|拿掉|不要)$")
+_REMOVE = re.compile(r"^(?:去掉|删掉|拿掉|不要)(?P<drop>.+)$|^(?P<drop2>.+?)(?:去掉|删掉|拿掉|不要|不对|错了)$")
 
 
 def _one_seat(words: str) -> int | None:
@@ -58,7 +59,8 @@ def _one_seat(words: str) -> int | None:
 
 
 def read_correction(text: str) -> Correction | None:
-    """The one-seat correction `text` says ("不是十号，是十一号", "十号换成十一号", "去掉十号"), or None."""
+    """The one-seat correction `text` says ("不是十号，是十一号", "十号换成十一号", "去掉十号", "十号不对"), or
+    None."""
     flat = "".join(t for t in text.split() if t not in (UNK, PAUSE)).strip("，,。 ")
     for pattern in (_NOT_BUT, _CHANGE):
         m = pattern.match(flat)
@@ -107,10 +109,17 @@ def seats_in(text: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+STRAY_CODES = frozenset({"words.unknown", "words.stray"})
+"""Refusals of a seat list with a word in it that names no seat: a word the parser does not know ("열", the
+model's piece of 十一号), or one it knows after the seats ("四号 六号 是")."""
+
+
 def partial(text: str, prompt: Prompt) -> tuple[int, ...]:
-    """The seats of a spoken multi-seat answer that has a word the parser does not know in it ("一号 四号 八号
-    열 是": the model's piece of 十一号): kept when they are fewer than the answer needs and none is said twice
-    (a seat again is a misreading: refused, never kept); () otherwise."""
+    """The seats of a spoken multi-seat answer with a word in it that names no seat ("一号 四号 八号 열 是": the
+    model's piece of 十一号; "四号 六号 是"): kept when they are fewer than the answer needs and none is said
+    twice (a seat again is a misreading: refused, never kept); () otherwise — a whole answer with a stray
+    word is refused, as the parser says (the word may be a seat misheard). What is kept is never taken as it
+    is: the seats still missing are asked for, and the whole answer is read back (`Repairs._answered`)."""
     if not multi_seat(prompt):
         return ()
     named = [s for s in (_one_seat(t) for t in text.split()) if s is not None]
@@ -139,6 +148,12 @@ class Gathered:
     misses: int = 0
     heard: list[int] = field(default_factory=list)
     """Seats the recogniser read at this question (every reading), first heard first: offered first."""
+    times: dict[int, int] = field(default_factory=dict)
+    """In how many of the host's utterances at this question some reading named each seat: the seat he means
+    tends to come back, in one reading or another, each time he says it."""
+    weight: dict[int, float] = field(default_factory=dict)
+    """How high in the readings each seat came: 1 for a best reading, 1/2 for the second …, summed over his
+    utterances (of two seats heard as often, the one read first)."""
     choice: tuple[Seats, Seats] | None = None
     """The two readings the host is choosing between ("是一号还是七号？")."""
     offer: int | None = None
@@ -148,10 +163,16 @@ class Gathered:
 
     def note(self, heard: Heard) -> None:
         """Remember the seats of every reading of a spoken answer (the candidates of one-at-a-time offers)."""
-        for text, _ in heard.alternatives or ((heard.text, 0.0),):
+        pointed: dict[int, float] = {}
+        for rank, (text, _) in enumerate(heard.alternatives or ((heard.text, 0.0),)):
             for seat in seats_in(text):
+                if seat in self.prompt.seats:
+                    pointed[seat] = max(pointed.get(seat, 0.0), 1.0 / (rank + 1))
                 if seat not in self.heard and seat in self.prompt.seats:
                     self.heard.append(seat)
+        for seat, w in pointed.items():
+            self.times[seat] = self.times.get(seat, 0) + 1
+            self.weight[seat] = self.weight.get(seat, 0.0) + w
 
     def missed(self) -> bool:
         """Count a miss; True when it is time to offer one seat at a time — then the seats kept so far are let
@@ -169,8 +190,10 @@ class Gathered:
         return bool(self.prompt.accepts & {Seats, VoteResult}) and bool(self.prompt.seats)
 
     def next_offer(self) -> int | None:
-        """The next seat to offer: those heard first, then the others in order; None when none is left."""
-        for seat in [*self.heard, *self.prompt.seats]:
+        """The next seat to offer: those the readings point at most first — named in the most utterances, then
+        the highest in them, then heard first — then the others in order; None when none is left."""
+        heard = sorted(self.heard, key=lambda s: (-self.times.get(s, 0), -self.weight.get(s, 0.0)))
+        for seat in [*heard, *self.prompt.seats]:
             if seat not in self.kept and seat not in self.declined:
                 self.offer = seat
                 self._narrowed = None

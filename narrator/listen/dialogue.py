@@ -52,6 +52,8 @@ from narrator.judge.lines import Line
 from narrator.judge.script import Entry, Pieces, Script, Seat, seats
 from narrator.listen.base import Ear, Heard
 from narrator.listen.converge import (
+    STRAY_CODES,
+    Correction,
     Gathered,
     partial,
     read_correction,
@@ -332,7 +334,7 @@ class Dialogue(Repairs[A], Generic[A]):
             return Pending(pending)
         if heard.source in SPOKEN:
             self.gathered.note(heard)
-        fix = read_correction(text) if isinstance(pending, Seats) or self.gathered.kept else None
+        fix = self._correction(heard, text, prompt) if isinstance(pending, Seats) or self.gathered.kept else None
         if fix is not None:
             return self._corrected(fix, heard, prompt, pending)
         text = self._strip_deny(text)
@@ -348,12 +350,27 @@ class Dialogue(Repairs[A], Generic[A]):
             if other is not None:  # never taken without 对: it is not what the recogniser heard best
                 self.read_back(other, prompt, heard)
                 return Pending(other)
-            part = partial(text, prompt) if heard.source in SPOKEN and e.refusal.code == "words.unknown" else ()
-            if part:  # "一号 四号 八号 열 是": the seats heard are kept, the rest asked for
-                return self._answered(Seats(part), heard, prompt, None)
+            part = partial(text, prompt) if heard.source in SPOKEN and e.refusal.code in STRAY_CODES else ()
+            if part:  # "一号 四号 八号 열 是", "四号 六号 是": the seats heard are kept, the rest asked for
+                if e.refusal.code == "words.stray" and self.gathered.offer is None and self.gathered.missed():
+                    return self._offer_next(prompt)  # a stray word is a miss still: at the second, the offers
+                return self._answered(Seats(part), heard, prompt, pending, doubted=True)
             self.refuse(self.session.refusal_line(prompt, plain(e.refusal, heard)), prompt, heard)
             return self._missed(prompt, pending) if heard.source in SPOKEN else Pending(pending)
         return self._answered(answer, heard, prompt, pending)
+
+    def _correction(self, heard: Heard, text: str, prompt: Prompt) -> Correction | None:
+        """The one-seat correction the host's words say ("不是十号，是十一号", "十号去掉", "十号不对") — in the best
+        reading, or, when that is neither a correction nor an answer here, in the first of the recogniser's
+        other readings that is one ("열 一号 去掉" / "八号 去掉"). What it makes is always read back."""
+        fix = read_correction(text)
+        if fix is not None or heard.source not in SPOKEN or self._reads(text, prompt):
+            return fix
+        for other, _ in heard.alternatives[1:]:
+            fix = read_correction(other)
+            if fix is not None:
+                return fix
+        return None
 
     def _deny_heard(self, text: str, pending: object) -> bool:
         """Speech with 不对 in it where 对 / 不对 is asked: at a one-seat offer whatever else was heard with it,

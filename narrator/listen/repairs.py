@@ -62,9 +62,10 @@ class Repairs(Generic[A]):
         def _reads_back(self, heard: Heard, answer: A | Seats, prompt: Prompt) -> bool: ...
         def _submit(self, answer: A | Seats, prompt: Prompt) -> Accepted | Pending[A]: ...
     def _answered(self, answer: A | Seats, heard: Heard, prompt: Prompt,
-                  pending: A | Seats | None) -> Accepted | Pending[A]:
+                  pending: A | Seats | None, *, doubted: bool = False) -> Accepted | Pending[A]:
         """An answer read from the host's words (or gathered): kept for more seats, a choice, read back, or
-        submitted."""
+        submitted. `doubted`: seats read beside a word that names none (converge.partial) — the whole answer
+        they complete is read back whatever the policy, as is any answer completed with seats kept."""
         chosen = self.gathered.chosen(answer)
         if chosen is not None:
             answer = chosen
@@ -73,7 +74,9 @@ class Repairs(Generic[A]):
             if isinstance(pending, Seats) and len(answer.seats) < needed(prompt):
                 self.own("which_one", prompt)  # one seat for a whole answer waiting: which does it replace?
                 return Pending(pending)
-            answer = Seats(merged(self.gathered.kept, answer.seats, needed(prompt)))
+            whole = merged(self.gathered.kept, answer.seats, needed(prompt))
+            doubted = doubted or whole != answer.seats  # seats kept from an earlier breath: never confirmed
+            answer = Seats(whole)
         refusal = self.session.refusal(prompt, answer)
         if refusal is not None:
             if refusal.code in PARTIAL_CODES and isinstance(answer, Seats) and answer.seats:
@@ -109,8 +112,8 @@ class Repairs(Generic[A]):
             a, b = one_seat_apart(answer, rival) or (0, 0)
             self.own("choice", prompt, a=Seat(a), b=Seat(b))
             return Pending(None)
-        if self._reads_back(heard, answer, prompt) or (heard.source in SPOKEN and (pending is not None
-                                                                                    or chosen is not None)):
+        if doubted or self._reads_back(heard, answer, prompt) or (
+                heard.source in SPOKEN and (pending is not None or chosen is not None)):
             # while a read-back waits, a new spoken answer is itself read back, never taken
             self.read_back(answer, prompt, heard)
             return Pending(answer)
@@ -147,7 +150,7 @@ class Repairs(Generic[A]):
         if not changed:
             self.own("dropped", prompt)
             return Pending(None)
-        return self._answered(Seats(changed), heard, prompt, None)
+        return self._answered(Seats(changed), heard, prompt, None, doubted=True)  # never taken unread
 
     def _missed(self, prompt: Prompt, pending: A | Seats | None = None) -> Pending[A]:
         """A spoken answer refused, or a 不对: after the second at one question, offer one seat at a time (typed

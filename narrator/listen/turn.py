@@ -15,7 +15,7 @@ Measured through the room: docs/benchmarks.md, "End of turn by meaning".
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from narrator.engine.answers import Ballots, Cards, Seats, VoteResult
 from narrator.engine.prompts import Prompt
@@ -42,11 +42,24 @@ class Turn:
 
     def complete(self, reading: str) -> bool:
         """True when `reading` (the recogniser's words so far) is a whole legal answer here."""
+        return self.whole(reading) is not None
+
+    def whole(self, reading: str) -> str | None:
+        """The host words `reading` says when it is a whole legal answer here (spaces dropped), else None."""
         tokens = [t for t in reading.split() if t != PAUSE]
         if not tokens or self._open(tokens):
-            return False
+            return None
         words = self.grammar.command(reading, self.prompt, self.max_seat)
-        return words is not None and bool(words) and self.means_whole(words)
+        if words is None or not words or not self.means_whole(words):
+            return None
+        return "".join(words.split())
+
+    def settled(self, readings: Sequence[tuple[str, float]]) -> bool:
+        """Every reading the recogniser gives (its N-best) is the same whole answer: none that stops short or
+        says other seats. Where several seats are asked the turn ends at the first short silence only then
+        (a misread seat can make four of three said, the fourth still to come)."""
+        said = {self.whole(text) for text, _ in readings}
+        return bool(said) and None not in said and len(said) == 1
 
     def _open(self, tokens: list[str]) -> bool:
         """The reading ends in the middle of something: a word the grammar does not hold ([unk], filler, a

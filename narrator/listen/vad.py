@@ -162,6 +162,11 @@ class EndpointConfig:
     """Silence this long ends it when what was read so far is already a whole legal answer (the voice ear
     asks: narrator/listen/turn.py); counted in whole frames, 5 of Silero's 32 ms. Shorter cut words in two
     (scripts/bench_turn.py: at 3 frames 열세번째 was ended after 열세 and read as 六号)."""
+    complete_off: float = 0.5
+    """Below this a frame counts towards the short silences (`complete_s`, `complete_many_s`): the end by
+    meaning counts from the first frame Silero scores under `on`, not under `off` (its score decays over a
+    frame or two after the voice, more under the night bed), since the reading's meaning, not the silence,
+    decides there (scripts/bench_turn.py: the same answers cut short as with `off`, ended ~20 ms sooner)."""
     complete_within_s: float = 4.0
     """Only an utterance shorter than this is asked whether it is a whole answer: every answer is said in a
     breath or two (four seats ~2.5 s), longer is talk (a player's speech), and each question costs the
@@ -197,6 +202,8 @@ class Endpointer:
         self.speaking = False
         self._voiced = 0
         self._quiet = 0
+        self._still = 0
+        """Frames in a row under `complete_off` (≥ `_quiet`: the short silences count these)."""
         self._start_t = 0.0
 
     def reset(self, t: float) -> None:
@@ -207,7 +214,7 @@ class Endpointer:
         self._pre.clear()
         self._run.clear()
         self.speaking = False
-        self._voiced = self._quiet = 0
+        self._voiced = self._quiet = self._still = 0
 
     def feed(self, samples: np.ndarray, t: float | None = None) -> list[Utterance]:
         """Samples that follow the previous ones (or start at `t`); the events they complete."""
@@ -233,7 +240,7 @@ class Endpointer:
                 if self._voiced == 1:
                     self._start_t = t0
                 if self._voiced * self.frame >= cfg.start_s * SAMPLE_RATE:
-                    self.speaking, self._quiet = True, 0
+                    self.speaking, self._quiet, self._still = True, 0, 0
                     audio = np.concatenate([*self._pre, *self._run])
                     self._pre.clear()
                     self._run.clear()
@@ -246,9 +253,10 @@ class Endpointer:
             return []
         events = [Utterance("audio", t0, frame)]
         self._quiet = self._quiet + 1 if p < cfg.off else 0
+        self._still = self._still + 1 if p < cfg.complete_off else 0
         too_long = t1 - self._start_t >= cfg.max_s
         if self._quiet * self.frame >= cfg.trailing_s * SAMPLE_RATE or too_long:
-            self.speaking, self._voiced, self._quiet = False, 0, 0
+            self.speaking, self._voiced, self._quiet, self._still = False, 0, 0, 0
             events.append(Utterance("end", t1))
         return events
 
@@ -262,11 +270,17 @@ class Endpointer:
         """s of silence since the voice in the utterance under way stopped (0 outside one)."""
         return self._quiet * self.frame / SAMPLE_RATE if self.speaking else 0.0
 
+    @property
+    def still_s(self) -> float:
+        """s of frames under `complete_off` since the voice in the utterance under way stopped (0 outside
+        one): what the short silences of the end by meaning count."""
+        return self._still * self.frame / SAMPLE_RATE if self.speaking else 0.0
+
     def cut(self) -> list[Utterance]:
         """End the utterance under way now (its reading is already complete: the voice ear decides)."""
         if not self.speaking:
             return []
-        self.speaking, self._voiced, self._quiet = False, 0, 0
+        self.speaking, self._voiced, self._quiet, self._still = False, 0, 0, 0
         return [Utterance("end", self._t)]
 
     def flush(self) -> list[Utterance]:

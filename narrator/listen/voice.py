@@ -10,9 +10,15 @@ before the first question is discarded too (there is no grammar to hear it with)
 started after the prompt began listening count (an older one was decoded with another prompt's grammar).
 
 End of turn by meaning (narrator/listen/turn.py): once the host has been silent for the endpointer's short
-`complete_s` (`complete_many_s` where several seats are asked), the recogniser gives its readings of the
-utterance so far (`Recognizer.peek`); when the best one is already a whole legal answer to the prompt the
-utterance ends there, instead of after the long `trailing_s`. When it is not, the utterance goes on.
+`complete_s` (counted in frames under `complete_off`), the recogniser gives its readings of the utterance so
+far (`Recognizer.peek`); when the best one is already a whole legal answer to the prompt the utterance ends
+there, instead of after the long `trailing_s`. Where several seats are asked it ends there only when every
+reading is that same answer, else it is asked again after `complete_many_s`. When it is not, the utterance
+goes on.
+
+An utterance over a sound the ear listens through (the timer's cue) in which nothing was heard is decoded
+again from the microphone's audio minus what the table played (narrator/listen/unmix.py), when the device
+knows it (`follow` a `Replaying` port: the Mixer).
 """
 
 from __future__ import annotations
@@ -25,10 +31,11 @@ from typing import TypedDict
 import numpy as np
 
 from narrator.engine.prompts import Prompt
-from narrator.listen.base import Context, Heard, Playing, QueueEar, Source
+from narrator.listen.base import Context, Heard, Playing, QueueEar, Replaying, Source
 from narrator.listen.grammar import UNK, WAKE_KINDS, Grammar
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer
 from narrator.listen.turn import Turn
+from narrator.listen.unmix import MARGIN_S, MicHistory, subtract
 from narrator.listen.vad import Endpointer
 
 ECHO_TAIL_S = 0.35
@@ -56,14 +63,17 @@ class VoiceEar(QueueEar):
         self.playing: Playing | None = None
         self._held = False
         self._utt_start: float | None = None
-        self._asked = False
-        """The recogniser was asked whether the utterance is complete in this silence already."""
+        self._asked = 0
+        """How far the recogniser was asked in this silence already whether the utterance is complete: 0 not
+        yet, 1 at `complete_s` where several seats are asked (`Turn.settled`), 2 at the last short silence."""
         self._turn: Turn | None = None
         self._feed_lock = threading.Lock()
         self.on_end: Callable[[float], None] | None = None
         """Called with the end-of-speech time as soon as the VAD decides (for latency measurements)."""
         self._kept: list[np.ndarray] | None = None
         self._utt_audio: list[np.ndarray] = []
+        self._mic = MicHistory(rate=SAMPLE_RATE)
+        """The last seconds of audio fed: an utterance over the cue is decoded again from it (`_unmixed`)."""
 
     def begin(self, context: Context) -> None:
         """Listen for this prompt. Asked again for the same prompt (a loop polling in short slices), the
@@ -104,6 +114,7 @@ class VoiceEar(QueueEar):
         """Samples at 16 kHz whose first one was captured at `t` (the ear's clock)."""
         with self._feed_lock:
             end_t = t + len(samples) / SAMPLE_RATE
+            self._mic.add(samples, t)
             if self.context is None:  # before the first question: nothing to hear it with
                 return
             if self.held(end_t):
@@ -121,21 +132,27 @@ class VoiceEar(QueueEar):
                 self._end_if_complete()
 
     def _end_if_complete(self) -> None:
-        """Once per silence in an utterance, after `complete_s` of it: end the utterance now if its reading
-        is already a whole answer (narrator/listen/turn.py)."""
-        ep, turn = self.endpointer, self._turn
-        quiet = ep.quiet_s
-        short = ep.cfg.complete_many_s if turn is not None and turn.many else ep.cfg.complete_s
-        if quiet < short - 1e-9:
-            self._asked = False
+        """Once per short silence in an utterance (frames under `complete_off`): end the utterance now if its
+        reading is already a whole answer (narrator/listen/turn.py). After `complete_s`; where several seats
+        are asked, then only when every reading the recogniser gives is that same answer (`Turn.settled`),
+        else once more after `complete_many_s` (the host pauses between seats)."""
+        ep, turn, cfg = self.endpointer, self._turn, self.endpointer.cfg
+        still = ep.still_s
+        if still < cfg.complete_s - 1e-9:
+            self._asked = 0
             return
-        if turn is None or self._utt_start is None or not ep.speaking or self._asked:
+        if turn is None or self._utt_start is None or not ep.speaking:
             return
-        if ep.speech_s > ep.cfg.complete_within_s:  # talk, not an answer: the long silence ends it
+        if ep.speech_s > cfg.complete_within_s:  # talk, not an answer: the long silence ends it
             return
-        self._asked = True
+        stage = 1 if turn.many and still < cfg.complete_many_s - 1e-9 else 2
+        if self._asked >= stage:
+            return
+        self._asked = stage
         readings = self.recognizer.peek()
-        if readings and turn.complete(readings[0][0]):
+        if not readings:
+            return
+        if turn.settled(readings) if stage == 1 else turn.complete(readings[0][0]):
             for event in ep.cut():  # the recogniser's final readings are the ones just peeked at
                 self._end(event.t)
 
@@ -148,7 +165,7 @@ class VoiceEar(QueueEar):
         if kind == "start":
             self.recognizer.reset()
             self._utt_start = t
-            self._asked = False
+            self._asked = 0
             self._utt_audio = []
         if audio is not None and self._utt_start is not None:
             self.recognizer.accept(audio)
@@ -168,8 +185,23 @@ class VoiceEar(QueueEar):
             self._kept.append(np.concatenate(self._utt_audio))
             self._utt_audio = []
         heard = self.decode(start, t)
+        if heard is None and (unmixed := self._unmixed(start, t)) is not None:
+            self.recognizer.reset()  # heard over the cue, and nothing in it: again without the cue
+            self.recognizer.accept(unmixed)
+            heard = self.decode(start, t)
         if heard is not None and self.context is not None:
             self.post(heard)
+
+    def _unmixed(self, start: float, end: float) -> np.ndarray | None:
+        """The utterance's audio minus what the table played, when it overlapped a sound the ear listens
+        through and the device knows what it played (narrator/listen/unmix.py); else None."""
+        playing = self.playing
+        if not isinstance(playing, Replaying):
+            return None
+        start -= self.endpointer.cfg.preroll_s  # the recogniser heard the pre-roll too
+        table = playing.heard_through(start - MARGIN_S, end + MARGIN_S, SAMPLE_RATE)
+        mic = None if table is None else self._mic.between(start, end)
+        return None if table is None or mic is None else subtract(mic, table, SAMPLE_RATE)
 
     def decode(self, start: float, end: float) -> Heard | None:
         """The recogniser's readings as host words; None when nothing was heard ([unk] or empty). Where

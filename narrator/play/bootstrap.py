@@ -64,7 +64,10 @@ def player(device: str | None, host_device: str | None = None, *, seed: int | No
     from narrator.audio.playback import OutputConfig, Player
 
     public = OutputConfig.parse(None if device == "default" else device)
-    host = OutputConfig.parse(host_device) if host_device else None
+    # The earpiece answers the host (read-backs, "还差一个"): PortAudio's low latency there (20 ms against
+    # the table's 50: docs/benchmarks.md, "End of turn by meaning"); a hiccup is a click in one ear, not in
+    # the table's night bed.
+    host = OutputConfig.parse(host_device, latency="low") if host_device else None
     return Player(mixer or Mixer(), public, host, pacer=None if seed is None else Pacer(seed), console=console)
 
 

@@ -5,7 +5,8 @@ read by `play`, `resume` and `doctor`. Command-line options override it.
     table = "pulse:room"     # the table's speaker: "default", an index, part of a name, pulse:SINK, "none"
     host = ""                # the host's earpiece ("" = the host's lines go to the console)
     mic = "default"          # the microphone: "default", an index or part of a name
-    echo_cancel = ""         # "webrtc": PulseAudio's echo canceller between table and mic (narrator.play.echo)
+    echo_cancel = ""         # "webrtc": PulseAudio's echo canceller between table and mic (narrator.play.echo); "off";
+                             # "": not chosen yet (`narrator setup` turns WebRTC on where it loads)
     keypad = "auto"          # auto (the terminal, else a USB numeric keypad), terminal, /dev/input/by-id/…, a name
     [voice]
     backend = "edge"         # edge (espeak-ng when offline) or espeak
@@ -50,10 +51,16 @@ class Audio:
     host: str = ""
     mic: str = "default"
     echo_cancel: str = ""
-    """"webrtc" (or "speex"): play and record through PulseAudio's echo canceller; "": none."""
+    """"webrtc" (or "speex"): play and record through PulseAudio's echo canceller; "off": none (the owner said
+    `setup --no-echo-cancel`); "": none, not chosen yet — `narrator setup` turns WebRTC on where it loads."""
     keypad: str = "auto"
     """The keypad: "auto" (the terminal when there is one, else the first USB numeric keypad), "terminal", or
     an input device's path or part of its name (narrator/listen/evkeys.py)."""
+
+    @property
+    def canceller(self) -> str | None:
+        """The echo canceller's method to play and record through, or None."""
+        return None if self.echo_cancel in ("", "off") else self.echo_cancel
 
 
 @dataclass
@@ -148,8 +155,8 @@ class Config:
         parse_inputs(self.game.input, where=f"{where}: game.input")
         from narrator.play.echo import METHODS
 
-        if self.audio.echo_cancel not in ("", *METHODS):
-            raise ConfigError(f"{where}: audio.echo_cancel must be one of {', '.join(METHODS)} or \"\", "
+        if self.audio.echo_cancel not in ("", "off", *METHODS):
+            raise ConfigError(f"{where}: audio.echo_cancel must be one of {', '.join(METHODS)}, off or \"\", "
                               f"not {self.audio.echo_cancel!r}")
         if self.game.read_back not in READ_BACK:
             raise ConfigError(f"{where}: game.read_back must be one of {', '.join(READ_BACK)}, "

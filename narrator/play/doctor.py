@@ -93,18 +93,18 @@ def check_echo(config: Config, listening: bool) -> Iterator[Finding]:
     yield Finding("ok" if last else "warning", last or "the ear was never measured in this room",
                   "" if last else "narrator model test PHRASES.yaml  (record the host in this room: "
                   "docs/benchmarks.md, 'Chinese accuracy in your room')")
-    if not config.audio.echo_cancel:
+    if not config.audio.canceller:
         yield Finding("warning", "no echo cancellation: the ear is deaf while the judge speaks (no barge-in)",
                       "narrator setup --echo-cancel  (PulseAudio devices)")
         return
     from narrator.play.echo import EchoError, ensure
 
     try:
-        devices = ensure(config.audio.echo_cancel, config.audio.table, config.audio.mic)
+        devices = ensure(config.audio.canceller, config.audio.table, config.audio.mic)
     except EchoError as exc:
         yield Finding("problem", f"echo cancellation: {exc}", "narrator setup --echo-cancel, or --no-echo-cancel")
         return
-    yield Finding("ok", f"echo cancellation {config.audio.echo_cancel}: table {devices.table}, mic {devices.mic}")
+    yield Finding("ok", f"echo cancellation {config.audio.canceller}: table {devices.table}, mic {devices.mic}")
 
 
 def check_devices(config: Config, mic_needed: bool) -> Iterator[Finding]:

@@ -3,8 +3,9 @@ microphone, so the ear hears the room minus the judge (measured in docs/benchmar
 
 The canceller is a pair of PulseAudio devices: the judge plays into its sink `narrator_table` (whose master
 is the real speaker: what is played there is the canceller's reference) and the ear records its source
-`narrator_mic` (the real microphone minus that reference). `narrator setup --echo-cancel` loads it and
-writes `echo_cancel = "webrtc"` to the config's [audio]; `play`, `resume` and `doctor` load it again when
+`narrator_mic` (the real microphone minus that reference). `narrator setup` loads it — unasked wherever it
+loads, or insisting with `--echo-cancel` — and writes `echo_cancel = "webrtc"` to the config's [audio]
+(`--no-echo-cancel`: "off"); `play`, `resume` and `doctor` load it again when
 the sound server has forgotten it (after a restart), and use those two devices instead of the table and
 the microphone. WebRTC's own gain control stays off (it would move the microphone's volume mid-game), and
 so does its noise suppression (the recogniser read the host's commands through it 2 times in 12, without

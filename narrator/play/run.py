@@ -88,11 +88,11 @@ class Wiring:
             raise StartProblem(str(exc)) from exc
         table = table if table is not None else config.audio.table
         mic = mic if mic is not None else config.audio.mic
-        if config.audio.echo_cancel and "voice" in chosen and table != "none":
+        if config.audio.canceller and "voice" in chosen and table != "none":
             from narrator.play.echo import EchoError, ensure
 
             try:
-                devices = ensure(config.audio.echo_cancel, table, mic)
+                devices = ensure(config.audio.canceller, table, mic)
             except EchoError as exc:
                 raise StartProblem(str(exc)) from exc
             table, mic = devices.table, devices.mic

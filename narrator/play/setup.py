@@ -123,15 +123,23 @@ def install_model(echo: Echo, from_zip: str | None) -> bool:
     return True
 
 
-def echo_cancel(echo: Echo, config: Config) -> bool:
-    """Load the echo canceller between the config's table and mic; True when it is there."""
+def echo_cancel(echo: Echo, config: Config, method: str | None = None) -> bool:
+    """Load the echo canceller (the config's, or `method`) between the config's table and mic; True when it is
+    there. Tried unasked (`method`, the config's not chosen yet), it is written to the config when it loads,
+    and where it cannot be had the reason is said as a note, not a failure."""
     from narrator.play import echo as canceller
 
+    chosen = method or config.audio.canceller or "webrtc"
     try:
-        devices = canceller.ensure(config.audio.echo_cancel, config.audio.table, config.audio.mic)
+        devices = canceller.ensure(chosen, config.audio.table, config.audio.mic)
     except canceller.EchoError as exc:
-        echo(f"✗ echo cancellation: {exc}")
-        return False
-    echo(f"✓ echo cancellation ({config.audio.echo_cancel}): the judge plays into {devices.table}, "
+        if method is None:
+            echo(f"✗ echo cancellation: {exc}")
+            return False
+        echo(f"· no echo cancellation here ({exc}): the ear is deaf while the judge speaks, and listens through "
+             "the timer's cue without it")
+        return True
+    config.audio.echo_cancel = chosen
+    echo(f"✓ echo cancellation ({chosen}): the judge plays into {devices.table}, "
          f"the ear records {devices.mic}")
     return True

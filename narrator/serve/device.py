@@ -108,6 +108,8 @@ class Device:
     """time.monotonic() when `run` began."""
     _waiting_at: str | None = None
     """The lobby question waiting for the host, its lines said (its step's kind); None: none is."""
+    _voice_waited: bool = False
+    """Something waited for the voice to join (a game asked for before the model loaded)."""
     _voice: VoiceJoining | None = None
     """The microphone joining the keys and typed text after the ready line (None: the ear opened whole)."""
 
@@ -117,17 +119,18 @@ class Device:
         later = self.wiring.ear_later(18)
         if later is not None:
             # Keys and typed text answer from the ready line on; the microphone joins them when the speech
-            # model (the longest step of the start: seconds) has loaded — `_voice_joins`.
+            # model (the longest step of the start: seconds) has loaded — `_voice_joins`, started once the
+            # mouth is open: on one core the two would share it, and the ready line would wait for both.
             self._ear, open_voice = later
             self._voice = VoiceJoining()
             later[0].expect()
-            threading.Thread(target=self._voice_joins, args=(later[0], open_voice), name="narrator-voice",
-                             daemon=True).start()
             try:
                 self._mouth = self.wiring.mouth(self.console, 0, self.lang)
             except BaseException:
                 self._ear.close()
                 raise
+            threading.Thread(target=self._voice_joins, args=(later[0], open_voice), name="narrator-voice",
+                             daemon=True).start()
         else:
             # The ear and the mouth open side by side; the ready line waits for both (an ear with the voice
             # alone must hear the answer to it).
@@ -259,6 +262,7 @@ class Device:
         if voice is None or voice.state is not None:
             return
         log.info("waiting for the speech model before going on")
+        self._voice_waited = True
         voice.settled.wait()
         if voice.state == "joined":
             voice.told = True  # the question it joins at is asked after this: nothing was missed

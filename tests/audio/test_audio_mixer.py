@@ -262,3 +262,33 @@ def test_the_ear_listens_through_the_speech_timers_cue() -> None:
     assert mixer.voiced_until(now=100.0) == pytest.approx(100.5)
     mixer.pull(SR)
     assert mixer.voiced_until(now=100.0) == pytest.approx(100.5)  # the cue never counted
+
+
+def test_what_the_table_played_over_the_cue_is_kept_for_the_ear() -> None:
+    """The ear takes the cue out of an utterance that overlapped it (narrator/listen/unmix.py): the mixer gives
+    what the table played, sample for sample, from the stretch's time on the player's clock — only where a
+    listened-through line lay, only what is still in its history and has been handed out."""
+    from narrator.audio.mixer import HISTORY_S
+    from narrator.judge.script import Script
+
+    script = Script("zh-Hans")
+    mixer = Mixer(builtin_sounds())
+    mixer.switch_bed("day")
+    assert mixer.heard_through(99.0, 101.0) is None  # not played live
+    mixer.stamp("all", 0, 100.0, now=100.0)
+    mixer.enqueue_line(script.line("events", "please_wait"), voiced_burst(0.5), 0.5)  # a line the ear is deaf to
+    first, _ = mixer.pull(SR)
+    assert mixer.heard_through(100.0, 101.0) is None  # no cue among it: nothing to take out
+    mixer.enqueue_line(script.line("timer", "speech.warning"), voiced_burst(1.0), 0.0)
+    cue, _ = mixer.pull(SR * 2)
+    played = np.concatenate([first, cue])
+    got = mixer.heard_through(100.8, 101.6)  # the end of the line's pause, the start of the cue
+    assert got is not None
+    np.testing.assert_array_equal(got, played[round(0.8 * SR) : round(1.6 * SR)])
+    got = mixer.heard_through(101.5, 104.0)  # reaching past what was handed out: ends there
+    assert got is not None
+    np.testing.assert_array_equal(got, played[round(1.5 * SR) :])
+    at16k = mixer.heard_through(101.0, 102.0, 16_000)
+    assert at16k is not None and len(at16k) == 16_000
+    mixer.pull(round(HISTORY_S * SR))  # the cue is out of the history
+    assert mixer.heard_through(101.0, 102.0) is None

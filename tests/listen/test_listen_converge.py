@@ -62,6 +62,8 @@ def test_every_transcript_alternates_host_and_judge_sensibly() -> None:
     ("十号换成十一号", Correction(10, 11)),
     ("去掉十号", Correction(10, None)),
     ("十号不要", Correction(10, None)),
+    ("十号 不对", Correction(10, None)),  # "十号不对": that seat is wrong (the stand-in reads its 빼 so too)
+    ("不对 十号", None),  # 不对 and a new answer: not a correction
     ("不是十号", None),
     ("不是十号，是十号", None),
     ("去掉十号十一号", None),
@@ -227,3 +229,26 @@ def test_a_silent_host_at_an_offer_hears_the_offer_again_not_the_question() -> N
     host = said.host()
     assert host[host.index(offer):] == [offer, offer, offer, "是二号吗？说对或不对，也可以在键盘上按2和回车。"]
     assert "狼人刀了谁？空刀请说空刀。" not in host[host.index(offer):]
+
+
+def test_a_stray_word_keeps_the_seats_only_while_some_are_missing_and_the_whole_is_read_back() -> None:
+    """"四号 六号 是": the seats beside a stray word are kept while the answer needs more, and what they complete
+    is read back and needs 对 — even where no policy reads seats back, and when the last breath was clean: the
+    seats kept were never confirmed. A whole answer with a stray word is refused (the word may be a seat
+    misheard), and a stray word counts as a miss: the second starts the one-seat offers."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.identify")
+    script: list[Step] = [voice(("一号 四号 是", 100.0)), voice(("八号 十一号", 100.0)), lambda: not_yet(), "对"]
+    d, _, said = dialogue(session, script, read_back="doubt", seat_doubt="score")
+
+    def not_yet() -> None:
+        assert session.prompt is not None and session.prompt.kind == "wolves.identify"
+
+    assert isinstance(d.answer(), Accepted)
+    assert session.answers[-1] == ("wolves.identify", Seats((1, 4, 8, 11)))
+    assert said.host() == ["一号、四号，还差两个。", "一号、四号、八号、十一号，对吗？"] and said.public() == []
+    session, deal = table()
+    auto_until(session, deal, "wolves.identify")
+    d, _, said = dialogue(session, [voice(("一号 四号 八号 十一号 是", 100.0)), voice(("一号 四号 是", 100.0))])
+    assert d.answer() is None  # the script ends: nothing taken
+    assert said.host() == ["座位号后面多了“是”，请只说座位号。", "是一号吗？说对或不对，也可以在键盘上按1和回车。"]

@@ -69,3 +69,15 @@ def test_korean_forms_that_begin_a_longer_one_keep_the_long_silence() -> None:
     lobby = Turn(ko, boards, 12)
     assert lobby.complete("예언자 마녀 사냥꾼 바보")
     assert not lobby.complete("예언자 마녀 사냥꾼")  # 预女猎, or the start of 预女猎白 / 预女猎守
+
+
+def test_several_seats_end_at_the_first_short_silence_only_when_no_reading_stops_short() -> None:
+    """Where four seats are asked the turn may end after `complete_s` only when every reading of the N-best is
+    the same four seats (`Turn.settled`): a misread seat can make four of three said, and a competing reading
+    of three says the host may be between seats — then the longer `complete_many_s` decides."""
+    turn = Turn(zh(), WOLVES, 12)
+    four = "一 号 四 号 八 号 九 号"
+    assert turn.settled([(four, 250.0), ("一 号 <pause> 四 号 八 号 九 号", 249.0)])  # the same seats
+    assert not turn.settled([(four, 250.0), ("一 号 四 号 八 号", 249.5)])  # one reading stops short
+    assert not turn.settled([(four, 250.0), ("一 号 四 号 八 号 十 号", 249.0)])  # or says another seat
+    assert not turn.settled([])

@@ -222,3 +222,32 @@ def test_loading_the_lean_model_prints_nothing(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 0, run.stderr
     assert run.stderr == "" and run.stdout == ""
+
+
+def test_a_multi_seat_answer_converges_by_voice_kept_seats_and_corrections(model: Any) -> None:
+    """The whole path of a repair by voice: espeak-ng's Korean through the endpointer and the decoder with the
+    wolves' grammar (the correction words in it: grammars/ko.yaml `extra: repair:`), the readings back to host
+    words, the dialogue, the Session. Three seats kept, one corrected in place ("不是三号，是四号"), the fourth
+    added, one taken out ("六号去掉": its 빼 read as 不对, "六号不对" says the same) and another said, the
+    whole read back each time and taken on 对: the seats the host meant."""
+    from narrator.common.clock import FakeClock
+    from narrator.engine.game import Accepted
+    from narrator.listen.dialogue import Dialogue, DialogueConfig
+
+    from .listenkit import Said, auto_until, table
+
+    session, deal = table()
+    auto_until(session, deal, "wolves.identify")
+    # the correction's best reading is "九号 三号 是 四号" (아니요 as 아홉): the second, "不是 三号 是 四号", is it
+    talk = ["원 삼호 여섯", "아니요 삼호 좋아요 넷", "오호", "여섯 빼", "여덟", "맞아"]
+    audio = np.concatenate([np.concatenate([silence(0.8), espeak(w, "ko"), silence(1.2)]) for w in talk])
+    e = FileEar(audio, Recognizer(model), Grammar(load_pack("ko"), lambda w: knows(model, w)),
+                Endpointer(SileroVad(), EndpointConfig()), tail_s=0.0)
+    said = Said()
+    result = Dialogue(session, e, said, FakeClock(), DialogueConfig()).answer()
+    assert isinstance(result, Accepted), said.host()
+    assert said.host() == ["一号、三号、六号，还差一个。", "一号、四号、六号，还差一个。",
+                           "一号、四号、六号、五号，对吗？", "一号、四号、五号，还差一个。",
+                           "一号、四号、五号、八号，对吗？"]
+    assert session.answers[-1] == ("wolves.identify", Seats((1, 4, 5, 8)))
+    assert said.public() == []

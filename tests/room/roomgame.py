@@ -195,7 +195,7 @@ def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
         time.sleep(0.1)
     judge_started(run, run.printed[0][0], timeout_s=30)  # printed before it is played: he hears it first
     steps = [("start", "开始"), *zip(run.scripted.kinds, run.scripted.utterances, strict=True)]
-    play_steps(run, ears, done, steps, game_progress(run))
+    play_steps(run, ears, done, steps, game_progress(run), asked_s=ASKED_S)
 
 
 def game_progress(run: GameRun, game: int = 0, since: int = 0) -> Callable[[], int]:
@@ -219,13 +219,14 @@ def passes_taken(printed: list[str]) -> int:
 
 
 def play_steps(run: GameRun, ears: Listening, done: threading.Event, steps: list[tuple[str, str]],
-               progress: Callable[[], int], passes: bool = False) -> None:
+               progress: Callable[[], int], passes: bool = False, asked_s: float = 60) -> None:
     """The host says each step's words once the judge has finished, until `progress()` counts it done; at a
-    speech a player talks and the timer ends it, or (`passes`) the host ends it at once with 法官，过."""
+    speech a player talks and the timer ends it, or (`passes`) the host ends it at once with 法官，过. He waits
+    up to `asked_s` for the step's question (the table's fair wait may come before it: ASKED_S)."""
     pack = load_pack("ko")
     for i, (kind, words) in enumerate(steps):
         tries = 0
-        asked_for(run, kind, partial(step_done, progress, i, done))
+        asked_for(run, kind, partial(step_done, progress, i, done), timeout_s=asked_s)
         while progress() <= i and not done.is_set():
             wait_judge(run, ears, timeout_s=300)
             if progress() > i or done.is_set():
@@ -251,6 +252,13 @@ def play_steps(run: GameRun, ears: Listening, done: threading.Event, steps: list
             run.tries.append((kind, tries))
 
 
+ASKED_S = 600.0
+"""s a host waits for the judge's question where the table's fair wait holds it back (a person waits to be
+asked). The table waits in silence for the host's answer time and repairs as measured (narrator/data/pacing.yaml
+`host_words`) before a step's question too — 141 s before 请说过 at a dawn's skill call through the room (the
+whole session's run): more than the 60 s after which a host who hears the judge quiet speaks unasked."""
+
+
 def step_done(progress: Callable[[], int], i: int, done: threading.Event) -> bool:
     return progress() > i or done.is_set()
 
@@ -265,7 +273,8 @@ def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, tak
            quiet_s: float = QUIET_S, attempt: int = 0) -> None:
     """Say `words` once (the judge has finished; the `attempt`-th try, HOST_VOICES), then listen to the judge
     as a person does, until `taken()`: what the judge asks about his answer he answers (`reply_to`: a
-    read-back gets 确认 if it is what was said, else the right seat, or 不对; "还差一个" the seats missing;
+    read-back gets 确认 if it is what was said, else the right seat, "不是X是Y" where one seat of several is
+    wrong, or 不对; "还差一个" the seats missing ("X去掉" first when one seat kept is not his);
     "是一号还是七号？" the one he said; "是七号吗？" 确认 or 不对) and listens on; anything else the judge
     says to him (a refusal, "好，请重新回答", the question asked again) or `HEARD_S` of nothing: he returns,
     and the caller says the answer again."""
@@ -345,21 +354,36 @@ def reply_to(line: str, words: str) -> str | None:
         if read_back_right(line, words):
             return "确认"
         one = _SEAT.fullmatch(words.replace("出局", "").replace("法官", "").strip()) is not None
-        return words if one else "不对"  # "九号出局" at a vote: a bare seat is no vote's answer
+        if one:
+            return words
+        heard = _seats_of(line)
+        wrong = [s for s in heard if s not in said]
+        right = [s for s in said if s not in heard]
+        seats_only = "投" not in line and "出局" not in words  # a seat list, not ballots or a vote's result
+        if seats_only and len(said) > 1 and len(wrong) == 1 and len(right) == 1 and len(heard) == len(said):
+            return f"不是{wrong[0]}是{right[0]}"  # one seat of several wrong: corrected in place
+        return "不对"  # "九号出局" at a vote: a bare seat is no vote's answer
     if (m := CHOICE.search(line)) is not None:
         right = [s for s in (m["a"], m["b"]) if s in said]
         return right[0] if len(right) == 1 else None
     if (m := OFFER.search(line)) is not None:
         return "确认" if m["seat"] in said else "不对"
     if MISSING in line:
-        kept = _SEAT.findall(line.split(MISSING)[0])
-        if not set(kept) <= set(said):
+        kept = _seats_of(line.split(MISSING)[0])
+        wrong = [s for s in kept if s not in said]
+        if len(wrong) == 1:
+            return f"{wrong[0]}去掉"  # a seat kept that he did not say: taken out, the rest asked for again
+        if wrong:
             return None
         return " ".join(s for s in said if s not in kept) or None
     return None
 
 
 _SEAT = re.compile("[一二三四五六七八九十]+号")
+
+
+def _seats_of(line: str) -> list[str]:
+    return _SEAT.findall(line)
 
 
 def read_back_right(line: str, words: str) -> bool:

@@ -90,5 +90,14 @@ def test_setup_loads_the_canceller_doctor_checks_it_and_it_takes_the_judge_out(
         assert code == 0 and echo.loaded() is None, out
         code, out = invoke("doctor")
         assert "no echo cancellation" in out and "fix: narrator setup --echo-cancel" in out
+        code, out = invoke("setup", "--yes", "--skip-voices", "--skip-model", "--no-test")  # off stays off
+        assert code == 0 and echo.loaded() is None and "echo cancellation" not in out, out
+
+        # A device set up without a word about it gets the canceller wherever it loads.
+        (tmp_path / "config" / "config.toml").unlink()
+        code, out = invoke("setup", "--yes", "--skip-voices", "--skip-model", "--no-test", "--input", "voice",
+                           "--table", "pulse:table", "--mic", "pulse:air.monitor")
+        assert code == 0 and "✓ echo cancellation (webrtc)" in out and echo.loaded() is not None, out
+        assert 'echo_cancel = "webrtc"' in (tmp_path / "config" / "config.toml").read_text(encoding="utf-8")
     finally:
         echo.unload()

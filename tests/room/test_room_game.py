@@ -8,8 +8,8 @@ without an utterance of the host's just before (the judge's own words or a playe
 `NARRATOR_ROOM_SEEDS=3,4,5` plays more seeds, `NARRATOR_ROOM_AEC=off,webrtc` both rooms.
 
 It runs only with `NARRATOR_ROOM_GAME=1`: 12–15 minutes a seed. With the Korean stand-in (espeak-ng's Korean
-through the small Korean model) a seat word is read right about two times in three and some never (二号's
-두번째, 十号's 열번째): the game converges through the dialogue's repairs — seats kept and the rest asked
+through the small Korean model) a seat word is read right about two times in three and some seldom (十号's
+열번째, 九号's 아홉): the game converges through the dialogue's repairs — seats kept and the rest asked
 for, read-backs answered with the right seat, and after two misses one seat at a time answered 对 / 不对
 (docs/benchmarks.md). tests/room/test_room_first_day.py is the short one in the suite."""
 

@@ -6,8 +6,8 @@ next power-on takes up what was saved). Every run of the device must end only as
 确认, 3 when the host's input ran out. An unexpected error in a game (injected) ends that game saved, says
 so, and the device goes back to the lobby.
 
-Each walk is one seed (`WALKS` of them; NARRATOR_WALKS=N for more): a failure names it, and
-`NARRATOR_WALK_SEED=S` walks that one alone."""
+Each walk is one seed (`WALKS` of them; NARRATOR_WALKS=N for more, NARRATOR_WALKS_FROM=S to start at seed S):
+a failure names it, and `NARRATOR_WALK_SEED=S` walks that one alone."""
 
 from __future__ import annotations
 
@@ -216,7 +216,8 @@ def walk(seed: int, root: Path) -> Walk:
 
 def seeds() -> list[int]:
     one = os.environ.get("NARRATOR_WALK_SEED")
-    return [int(one)] if one else list(range(WALKS))
+    first = int(os.environ.get("NARRATOR_WALKS_FROM", "0"))  # more walks in pieces: seeds FROM … FROM+WALKS-1
+    return [int(one)] if one else list(range(first, first + WALKS))
 
 
 def test_serve_never_dies_on_a_random_walk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

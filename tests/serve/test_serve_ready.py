@@ -188,3 +188,30 @@ def test_a_model_that_cannot_load_is_said_and_the_console_goes_on(home: Path, ca
         assert run_with(device, wiring, host) == 0
     assert wiring.heard[:2] == [READY, "麦克风或者语音模型打不开，现在请在主持人的控制台上输入。"]
     assert "the voice cannot listen: the speech model vosk-model-small-cn-0.22 is not installed" in caplog.text
+
+
+def test_a_game_asked_for_by_keys_before_the_model_starts_once_the_voice_joined(home: Path) -> None:
+    """The whole lobby by typed text before the model has loaded: 开始 waits for the microphone (a game's
+    read-backs are set by the microphones it starts with), then the game begins; nothing is announced (the
+    game's first question is asked after the voice joined)."""
+    wiring = LaterVoice()
+    device = Device(wiring, Config(), console=Console(file=(home / "console.txt").open("w", encoding="utf-8")))
+
+    def host() -> None:
+        waits_for(device, "idle")
+        wiring.typed.type("开始新游戏", "九个", "预女猎", "开始")
+        deadline = time.monotonic() + 20
+        while device._voice is None or not device._voice_waited:
+            assert time.monotonic() < deadline, f"the game never waited for the voice: {wiring.heard}"
+            time.sleep(0.01)
+        time.sleep(0.3)
+        assert not any("天黑请闭眼" in line for line in wiring.heard), wiring.heard  # no game before the voice
+        wiring.loaded.set()
+        while not any("天黑请闭眼" in line for line in wiring.heard):
+            assert time.monotonic() < deadline + 20, f"the game never began: {wiring.heard}"
+            time.sleep(0.01)
+        wiring.typed.lines.put(None)  # the host stops here: every input ends, the game is saved
+        wiring.microphone.close()
+
+    assert run_with(device, wiring, host) == 3
+    assert JOINED not in wiring.heard
