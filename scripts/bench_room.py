@@ -493,6 +493,8 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
     start_heard: list[list[str]] = []
     """What the console showed heard (👂) meanwhile."""
     peaks, failures = [], []
+    underflows = {"all": 0, "host": 0}
+    """PortAudio's underflows over the runs: the table's stream (0.05 s latency), the earpiece's ("low")."""
     scenario = Scenario.from_dict({**GAME, "seed": 3}, name="room-start")
     for _ in range(count):
         with Room(echo_cancel=aec, probe=True) as room, tempfile.TemporaryDirectory() as tmp:
@@ -512,6 +514,10 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
                                                              "heard")]
             print(json.dumps({"ear": ear_events[:14]}, ensure_ascii=False), file=sys.stderr, flush=True)
         peaks.append(run.peak_rss_mb)
+        for e in events:
+            if e["event"] == "underflows":
+                for channel in ("all", "host"):
+                    underflows[channel] += int(e.get(channel, 0))
         spoken = sound_spans(rec[:, 0], RATE)
         if len(spoken) != len(run.host_ends):
             failures.append(f"{len(spoken)} utterances on the probe, {len(run.host_ends)} said")
@@ -558,6 +564,7 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
                                           for k in numbers}}
     out["开始_tries"] = start_tries
     out["开始_heard"] = start_heard
+    out["underflows"] = underflows
     out["peak_rss_mb"] = round(max(peaks, default=0))
     out["load"] = [round(x, 2) for x in os.getloadavg()]
     return out

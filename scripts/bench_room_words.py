@@ -4,7 +4,7 @@
 the echo canceller (figures in docs/benchmarks.md, "The stand-in's words through the room").
 
     python scripts/bench_room_words.py record [--aec off,webrtc] [--voices ko:150:5,ko:130:10,ko+m3:150:5]
-    python scripts/bench_room_words.py score  [--aec off,webrtc] [--group seats,counts,boards,controls]
+    python scripts/bench_room_words.py score  [--aec off,webrtc] [--group seats,counts,boards,controls,repairs,rules]
                                               [--forms "二号=둘|두번째" …] [--details] [--json FILE]
 
 `record` plays every candidate form (espeak-ng Korean, the room host's voice: tests/room/roomkit.py
@@ -167,12 +167,17 @@ def board_forms(pack: Pack) -> dict[str, list[str]]:
     return {s: list(pack.say[s]) for s in sorted(said) if s in pack.say}
 
 
-GROUPS = ("seats", "counts", "boards", "controls", "repairs")
+RULE_FORMS: dict[str, list[str]] = {
+    "不要警长": ["보안관 없이", "보안관 빼", "보안관 빼기", "선거 없이", "경찰 없이", "반장 없이", "캡틴 없이",
+                 "보안관 생략", "선거 생략", "보안관 제외"],
+}
+"""The rules the lobby's rules question takes (narrator/serve/words.py rule_phrases), at a 12-player board."""
+GROUPS = ("seats", "counts", "boards", "controls", "repairs", "rules")
 
 
 def candidates(pack: Pack) -> dict[str, dict[str, list[str]]]:
     return {"seats": SEAT_FORMS, "counts": COUNT_FORMS, "boards": board_forms(pack), "controls": CONTROL_FORMS,
-            "repairs": repair_forms(pack)}
+            "repairs": repair_forms(pack), "rules": RULE_FORMS}
 
 
 # --- the questions where each word is said ---------------------------------------------------------------
@@ -221,7 +226,8 @@ def lobby_question(kind: str, players: int | None = None) -> Question:
     from narrator.serve.lobby import Lobby, Step
 
     lobby = Lobby()
-    lobby.step = Step(kind, players=players, board=w.boards_for(players)[0] if kind == "ready" and players else None)
+    lobby.step = Step(kind, players=players,
+                      board=w.boards_for(players)[0] if kind in ("ready", "rules") and players else None)
     prompt = lobby.prompt
 
     def read(text: str, prompt: Prompt, pack: Pack) -> object:
@@ -251,6 +257,8 @@ def questions_for(host: str, group: str) -> list[Question]:
         return [identify(12, True)]
     if group == "counts":
         return [lobby_question("players")]
+    if group == "rules":
+        return [lobby_question("rules", 12)]
     if group == "boards":
         from narrator.serve import words as w
 

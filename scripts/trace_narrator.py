@@ -19,6 +19,8 @@ Runs the real CLI in this process after wrapping a few methods, each of which ap
     saved       the new game is on disk (store.save_game; "took" s)
     voiced      a line's clip is ready (AudioMouth.clip; "took" s, "text")
     enqueued    the line is queued on the mixer (Mixer.enqueue_line; "lead" s of silence before it)
+    underflows  the player closes: PortAudio's underflows so far per channel ("all": the table, "host": the
+                earpiece)
     leaves      the line's first sample leaves the device, as PortAudio reports it (the Player's callback:
                 the block's DAC time; "handed": when that block was handed to PortAudio)
 
@@ -41,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def install(out: Path) -> None:
     from narrator.audio import SAMPLE_RATE
     from narrator.audio.mixer import Mixer
+    from narrator.audio.playback import Player
     from narrator.listen.recognizer import Recognizer
     from narrator.listen.voice import VoiceEar
     from narrator.play import store
@@ -164,6 +167,13 @@ def install(out: Path) -> None:
                 leaves, handed, text = seen.pop(0)
                 log("leaves", t=leaves, handed=handed, text=text)
 
+    close = Player.close
+
+    def _close(self: Player) -> None:
+        log("underflows", **{name: ch.underflows for name, ch in self._channels.items()})
+        close(self)
+
+    Player.close = _close  # type: ignore[method-assign]
     Mixer.stamp = _stamp  # type: ignore[method-assign]
     Mixer.enqueue_line = _enqueue_line  # type: ignore[method-assign]
     VoiceEar._event = _event  # type: ignore[method-assign]

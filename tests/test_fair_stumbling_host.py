@@ -102,7 +102,7 @@ def test_every_repair_fits_in_its_allowance(tmp_path: Path, lang: str) -> None:
     """A repair counts `repair_s` for the judge's lines, whatever they say: every refusal and every line of the
     dialogue's own (a read-back, a choice, "还差一个", …), with the offline voice at its own rate and a seat
     or two in it, fits with a pause (1 s) — and so does the longest batch, "请重新回答", a pause and a seat
-    offered."""
+    offered. A read-back counts `read_back_s`: one of two seats fits in it with the pause."""
     from narrator.judge.lines import Line
     from narrator.judge.script import Script, Seat
     from narrator.play import bootstrap
@@ -128,3 +128,5 @@ def test_every_repair_fits_in_its_allowance(tmp_path: Path, lang: str) -> None:
     batch = [script.line("listening", "dropped"), script.line("listening", "offer", seat=Seat(12), keys="12")]
     assert sum(seconds(line.text) for line in batch) + 1.0 <= WORDS.repair_s  # a breath between them (a
     # repair line's pause on the earpiece is `short`: narrator/audio/conductor.py)
+    read_back = script.line("listening", "read_back", answer="十一号、十二号")  # a read-back counts less: one
+    assert seconds(read_back.text) + 1.0 <= WORDS.read_back_s  # or two seats, as every secret question asks

@@ -88,3 +88,38 @@ def test_a_wolf_the_host_must_tell_apart_shows_himself_at_the_tables_cue() -> No
             assert said.index(next(x for x in said if x.text == cues[-1])) < asked
             firsts.append(table)
         assert firsts[0] == firsts[1], f"{name}: night 1's table words depend on the deal"
+
+
+def test_a_pack_card_is_shown_and_identified_once_on_night_1() -> None:
+    """The 狼美人 is shown at the wolves' cue ("狼美人请示意身份。") and identified with the wolves; her own step
+    on night 1 then asks only for her charm ("你今晚要魅惑谁？"), not for her sign a second time, and counts no
+    identification word (no 过 asked for one that never comes). A night order that calls her before the wolves
+    shows and identifies her in her own step, and the wolves' step does not show her again."""
+    import random
+
+    from narrator.engine.rules import MODERN_NIGHT_ORDER
+    from narrator.judge.host_words import ACK
+    from narrator.judge.presets import make_setup
+    from narrator.session.session import Session
+    from narrator.sim.autohost import AutoHost, Deal
+
+    early = [s for s in MODERN_NIGHT_ORDER if s != "wolf_beauty"]
+    early.insert(early.index("wolves"), "wolf_beauty")
+    for rules in ({}, {"night_order": ",".join(early)}):
+        setup = make_setup("12人狼美骑士", rules=rules)
+        rng = random.Random(3)
+        host, session = AutoHost(Deal.shuffle(setup, rng), rng), Session(setup, 3)
+        session.game.acks = True  # the host says 过 where a step's words were not all asked, as in play
+        said: list[Line] = []
+        acks_in_her_step = 0
+        while session.prompt is not None and session.game.state.day < 1:
+            said += session.take_lines()
+            table = [line.key for line in said if line.to == "all"]
+            inside = "steps.wolf_beauty.open" in table and "steps.wolf_beauty.close" not in table
+            acks_in_her_step += inside and session.prompt.kind == ACK
+            session.submit(host.answer(session.game, session.prompt))
+        texts = [line.text for line in said if line.to == "all"]
+        assert sum("狼美人请示意身份" in text for text in texts) == 1, (rules, texts)
+        assert acks_in_her_step == 0, rules
+        shown_by_wolves = "狼美人请示意身份。" in texts
+        assert shown_by_wolves == (rules == {}), texts

@@ -94,7 +94,7 @@ def test_a_judge_line_replaced_is_the_dataclasses_replace() -> None:
 
     line = Line("七号请发言", "all", ("七号", "请发言"), "prompts.speech", "long", "bell", "day", 1, False)
     changes = {"text": "x", "to": "host", "pieces": ("x",), "key": "k", "pause": "short", "cue": None,
-               "bed": None, "words": 3, "public_ask": True, "confirms": 1}
+               "bed": None, "words": 3, "public_ask": True, "confirms": 1, "gestures": 1}
     assert set(changes) == {f.name for f in dataclasses.fields(Line)}  # a new field is tried here too
     for name, value in changes.items():
         assert line.replaced(**{name: value}) == dataclasses.replace(line, **{name: value})

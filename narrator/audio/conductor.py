@@ -29,24 +29,28 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   the answer the judge takes, every repair on the way included (a refusal, a read-back and its 对, a
   choice, "还差一个": lines keyed `refusals.*` / `listening.*` keep the question open). Each try — his time
   from hearing the judge's last line to his words (`tried()`: the live loop's ear says when he spoke),
-  hearing the judge and reminders left out — is rounded up to `step_s`, and each repair counts `repair_s`
-  for the judge's lines. His repairs are measured where his answer time is (`repairs`, the most at one such
-  question), and a word's wait is `word_s` plus the longer of the measured `(1 + repairs) × answer time +
-  repairs × repair_s` and his own there — a word nobody asked counts the measured time. A word whose
-  question may be irreversible and take nobody (`Line.confirms`: the wolves' kill, the witch's poison, a
-  shot, a take) allows one repair more, the read-back of a typed 过 and his 对, asked or not (unless the ear
-  reads back every answer: `expect_repairs`); a read-back at such a public question is not measured. A dead, buried or
+  hearing the judge and reminders left out — is rounded up to `step_s`, and each repair counts for the
+  judge's lines `read_back_s` if it is a read-back (`listening.read_back`), else `repair_s` (a batch of lines
+  after one try is one repair). His repairs and what they count are measured where his answer time is
+  (`repairs`, `repair_cost`: the most at one such question; a try after a repair — his 对, a seat said again —
+  is measured apart, `again_s`, the answer time until one is), and a word's wait is `word_s` plus the longer
+  of the measured `answer time + repairs × again_s + repair_cost` and his own there — a word nobody asked
+  counts the measured time, a gesture word (`Line.gestures`: no question, so no repair) his answer time. A
+  word whose question may be irreversible and take nobody (`Line.confirms`: the wolves' kill, the witch's
+  poison, a shot, a take) allows one repair more, the read-back of a typed 过 and his 对 (`read_back_s` and
+  a try after a repair), asked or not (unless the ear reads back every answer: `expect_repairs`); a
+  read-back at such a public question is not measured. A dead, buried or
   powerless role's step asks him
   for 过 at the same place (the Session's acknowledgement, narrator/judge/host_words.py), so the table's
   next line waits for his word there exactly as for a living role's answer, at whatever moment it would
-  come, and never before he gave it (his own lines fit in `word_s`, a repair's in `repair_s`).
+  come, and never before he gave it (his own lines fit in `word_s`, a repair's in `repair_s` or `read_back_s`).
 - **The bound and "请稍等"** (`please_wait`): the table waits in silence for at most
   `words × (word_s + (1 + repairs) × bound_s + repairs × repair_s)` (`repairs` of pacing.yaml's host_words;
-  his measured time and repairs if those are less). When its next line is not due by then — the host's
-  measured time or repairs are past the bound (then at every such step, asked or not), or he is slower now
-  than at the wolves' questions (at a decision or a 过 alike) — the table hears `please_wait`
-  at that moment, once, then
-  its next line when it is due and said. `wake()` says it when due (the live loop calls it while it
+  his measured time and repairs if those are less; a gesture word `word_s + bound_s`). When its next line
+  is not due by then — the host's measured time or repairs are past the bound (then at every such step,
+  asked or not), or he is slower now than at the wolves' questions (at a decision or a 过 alike) — the table
+  hears `please_wait` at that moment, once, then its next line when it is due and said. `wake()` says it
+  when due (the live loop calls it while it
   listens; `wait_until` does offline).
 - **撤销** (`UNDONE`, the host's line that says it was done): the questions asked again after it, up to the
   table's next line, are not timed (the table heard them once; its wait for the host's words stands as it
@@ -64,6 +68,7 @@ API for the live loop (see also narrator/audio/timer.py for the day speech timer
     conductor.say(session.take_lines())   # place lines; returns their Placed records
     conductor.ready()                     # wait until everything said has been heard; the host may answer
     conductor.tried()                     # the host's words were heard: one try at the open question
+    conductor.expect_repairs(1)           # a voice ear: one read-back a question from the start
     conductor.wake()                      # while the host is waited for: "请稍等" when due; s until it is
     conductor.hold_remaining_s()          # s until the table may hear its next line (the step's hold)
     conductor.hold()                      # wait that long (the vote call's `countdown` hold: hands up)
@@ -129,10 +134,10 @@ def _repair(line: Line) -> bool:
                                                  and line.key not in ("listening.remind", UNDONE))
 
 
-def _budget(words: HostWords, answer_s: float, repairs: int) -> float:
-    """s one word counts for the host: the first try and one per repair at `answer_s` each, and `repair_s` per
-    repair for the judge's lines."""
-    return (1 + repairs) * answer_s + repairs * words.repair_s
+def _budget(answer_s: float, again_s: float, repairs: int, repair_cost: float) -> float:
+    """s one word counts for the host: the first try at `answer_s`, one per repair at `again_s` each, and
+    `repair_cost` for the judge's lines of those repairs (`read_back_s` a read-back, `repair_s` another)."""
+    return answer_s + repairs * again_s + repair_cost
 
 
 @dataclass(slots=True)
@@ -148,6 +153,9 @@ class _Asked:
     """s of the current try so far."""
     tries: list[float] = field(default_factory=list)
     """s of each try done, rounded up to `step_s` (at most `most_s`)."""
+    costs: list[float] = field(default_factory=list)
+    """s each repair counts for the judge's lines (`read_back_s` for a read-back, `repair_s` for another; a
+    batch of lines after one try is one repair, counted as its dearest line)."""
     heard: bool = False
     """His words were just heard (`tried()`): until the judge's next line the time is the judge's, not his."""
     read_backs: int = 0
@@ -171,31 +179,40 @@ class _Wait:
     repair), secret or not, an acknowledgement's 过 included."""
     asked: set[tuple[str, str]] = field(default_factory=set)
     """The questions timed since the line (key, text): one asked again after a refusal is not timed again."""
+    gestures: int = 0
+    """Of `words`, those the host answers with a gesture (`Line.gestures`): no question, no repair."""
     confirms: int = 0
     """Of its words, those that allow one repair more: a read-back of 过 may come there (`Line.confirms`, when
     the ear does not read back every answer already)."""
 
-    def budgets(self, words: HostWords, answer_s: float, repairs: int) -> list[float]:
-        """s each word counts for the host, the largest first: a word that allows a confirmation one repair more."""
-        return [_budget(words, answer_s, repairs + 1)] * self.confirms + \
-            [_budget(words, answer_s, repairs)] * max(0, self.words - self.confirms)
+    def budgets(self, words: HostWords, answer_s: float, again_s: float, repairs: int,
+                repair_cost: float) -> list[float]:
+        """s each word counts for the host, the largest first: a word that allows a confirmation one repair more
+        (a read-back and his next try), a gesture his answer time alone (no question, so no repair)."""
+        budget = _budget(answer_s, again_s, repairs, repair_cost)
+        confirmed = _budget(answer_s, again_s, repairs + 1, repair_cost + words.read_back_s)
+        asks = max(0, self.words - self.confirms - self.gestures)
+        return [confirmed] * self.confirms + [budget] * asks + [answer_s] * min(self.gestures, self.words)
 
-    def due(self, words: HostWords, answer_s: float, repairs: int) -> int:
+    def due(self, words: HostWords, answer_s: float, again_s: float, repairs: int, repair_cost: float) -> int:
         """Frame from which the next table line may start: per word `word_s` and the host's time — his measured
         answer time and repairs, or his own at that word's question when it took longer; a word not asked (yet)
-        counts the measured time. The questions' times go with the words' allowances in order, the longest with
-        the largest (which word a question was is a secret: a dead role's 过 stands for its decision)."""
-        budgets = self.budgets(words, answer_s, repairs)
-        budgets += [_budget(words, answer_s, repairs)] * max(0, len(self.took) - len(budgets))
+        counts the measured time, a gesture his answer time alone (it has no repair). The questions' times go
+        with the words' allowances in order, the longest with the largest (which word a question was is a
+        secret: a dead role's 过 stands for its decision)."""
+        budgets = self.budgets(words, answer_s, again_s, repairs, repair_cost)
+        budgets += [_budget(answer_s, again_s, repairs, repair_cost)] * max(0, len(self.took) - len(budgets))
+        budgets.sort(reverse=True)
         took = sorted(self.took, reverse=True) + [0.0] * max(0, len(budgets) - len(self.took))
         host = sum(max(budget, t) for budget, t in zip(budgets, took, strict=True))
         return max(self.end, self.said + _f(self.words * words.word_s + host))
 
-    def late(self, words: HostWords, answer_s: float, repairs: int) -> int:
-        """The bound: past it the table hears "请稍等" (the answer time counted at most `bound_s` and the repairs
-        at most `repairs` a question — one more at a word that allows a confirmation —, whatever the host took
-        since)."""
-        budgets = self.budgets(words, min(answer_s, words.bound_s), min(repairs, words.repairs))
+    def late(self, words: HostWords, answer_s: float, again_s: float, repairs: int, repair_cost: float) -> int:
+        """The bound: past it the table hears "请稍等" (the answer time counted at most `bound_s`, the repairs at
+        most `repairs` a question — one more at a word that allows a confirmation — and their lines at most
+        `repairs × repair_s`, whatever the host took since)."""
+        budgets = self.budgets(words, min(answer_s, words.bound_s), min(again_s, words.bound_s),
+                               min(repairs, words.repairs), min(repair_cost, words.repairs * words.repair_s))
         return max(self.end, self.said + sum(_f(words.word_s + budget) for budget in budgets))
 
 
@@ -232,9 +249,17 @@ class Conductor:
         self._cues: dict[str, int] | None = None
         self._opened = False  # a step has opened and its first question's hold is still to come
         self.answer_s = 0.0 if self.host_words is None else self.host_words.floor_s
-        """s. The host's answer time: the longest try measured so far, rounded up to a step, within its bounds."""
+        """s. The host's answer time: the longest first try measured so far, rounded up to a step, within its
+        bounds."""
+        self.again_s: float | None = None
+        """s. His time at a try after a repair (his 对 to a read-back, a seat said again: he decided already): the
+        longest measured so far where `answer_s` is, rounded up to a step; None until one is measured (then
+        `answer_s` counts for it)."""
         self.repairs = 0
         """The host's repairs per question: the most measured so far (at most one more than the bound counts)."""
+        self.repair_cost = 0.0
+        """s. The judge's lines of those repairs: the most measured at one question (`read_back_s` a read-back,
+        `repair_s` another repair; at most one repair more than the bound counts)."""
         self._expected = 0  # repairs a question expected from the start (`expect_repairs`)
         self.please_wait: Line | None = None
         """The table's neutral line past the bound ("请稍等"); None: the table waits in silence."""
@@ -351,7 +376,8 @@ class Conductor:
             self._timed = self._undone = False
             if line.words > 0 and words is not None:
                 self._word = _Wait(said, end, line.words, line.key, line.text,
-                                   confirms=line.confirms if self._expected == 0 else 0)
+                                   confirms=line.confirms if self._expected == 0 else 0,
+                                   gestures=min(line.gestures, line.words))
         p = Placed(line, start / SR, speech / SR, said / SR, end / SR, self.phase)
         self.timeline.append(p)
         if not audible:
@@ -365,11 +391,15 @@ class Conductor:
         word, words = self._word, self.host_words
         if word is None or words is None:
             return self._end["all"]
-        return max(self._end["all"], word.due(words, self.answer_s, self.repairs))
+        return max(self._end["all"], word.due(words, self.answer_s, self._again_s(), self.repairs, self.repair_cost))
+
+    def _again_s(self) -> float:
+        """s a try after a repair counts: measured, or (until it is) the answer time."""
+        return self.answer_s if self.again_s is None else self.again_s
 
     def _late(self, word: _Wait) -> int:
         assert self.host_words is not None
-        return word.late(self.host_words, self.answer_s, self.repairs)
+        return word.late(self.host_words, self.answer_s, self._again_s(), self.repairs, self.repair_cost)
 
     def wake(self) -> float | None:
         """Say "请稍等" on the table if it is due now (the last table line's next one not said by its bound);
@@ -424,10 +454,13 @@ class Conductor:
         asked.thinking, asked.since, asked.heard = 0.0, now, True
 
     def expect_repairs(self, repairs: int) -> None:
-        """At least this many repairs a question from the start (an ear that reads every spoken seat back): a
-        read-back of 过 is one of them, so a word that may need one (`Line.confirms`) allows no repair more."""
+        """At least this many repairs a question from the start, read-backs (an ear that reads every spoken seat
+        back): `repairs` tries more, and `read_back_s` each for the judge's lines. A read-back of 过 is one of
+        them, so a word that may need one (`Line.confirms`) allows no repair more."""
         self.repairs = max(self.repairs, repairs)
         self._expected = max(self._expected, repairs)
+        if self.host_words is not None:
+            self.repair_cost = max(self.repair_cost, repairs * self.host_words.read_back_s)
 
     def _rounded(self, seconds: float) -> float:
         assert self.host_words is not None
@@ -446,21 +479,34 @@ class Conductor:
             asked.thinking += self.now_s() - asked.since  # his silence until the judge spoke (not the judge's
             # own time between his words and its answer)
         heard, asked.since, asked.heard = asked.heard, None, False
-        if reminder or _repair(line):
+        if reminder:
+            return
+        if _repair(line):
             asked.read_backs += line.key == READ_BACK
+            cost = words.read_back_s if line.key == READ_BACK else words.repair_s
+            if heard or not asked.costs:  # the judge's first line after his words: a repair of its own
+                asked.costs.append(cost)
+            else:  # a batch of lines after one try ("好，请重新回答。" and a seat offered): one repair
+                asked.costs[-1] = max(asked.costs[-1], cost)
             return
         if not heard:  # his last words were not signalled (`tried`): his last try ends here
             asked.tries.append(self._rounded(asked.thinking))
         self._open = None
         repairs = len(asked.tries) - 1
-        took = sum(asked.tries) + repairs * words.repair_s
+        costs = (asked.costs + [words.repair_s] * repairs)[:repairs]  # a repair not told apart: `repair_s`
+        took = sum(asked.tries) + sum(costs)
         question = asked.line
         word = self._word
         if question.public_ask and not self._timed:
             self._timed = True
-            self.answer_s = max(self.answer_s, *asked.tries)
+            self.answer_s = max(self.answer_s, asked.tries[0])
             confirmed = min(asked.read_backs, 1) if word is not None and word.confirms else 0  # allowed there
+            again = asked.tries[1:len(asked.tries) - confirmed][:words.repairs + 1]  # his 对 to a 过 read back
+            if again:  # is not measured: whether 过 was said there is a secret (空刀)
+                self.again_s = max(again if self.again_s is None else [self.again_s, *again])
             self.repairs = max(self.repairs, min(repairs - confirmed, words.repairs + 1))
+            cost = sum(costs[:words.repairs + 1 + confirmed]) - confirmed * words.read_back_s
+            self.repair_cost = max(self.repair_cost, cost)
         if word is not None and question.to == "host" and question.key.startswith("prompts.") and \
                 (question.key, question.text) not in word.asked:
             word.asked.add((question.key, question.text))

@@ -145,8 +145,11 @@ class HostWords:
     most_s: float = 60.0
     """s. The longest answer time counted (a host who paused the game is not taken for a slow one)."""
     repair_s: float = 10.0
-    """s. The judge's host lines one repair may need (a refusal, a read-back, a choice, "还差一个", an offer of
-    one seat): each repair at a question counts this and the host's next try."""
+    """s. The judge's host lines one repair may need (a refusal, a choice, "还差一个", an offer of one seat):
+    each such repair at a question counts this and the host's next try."""
+    read_back_s: float = 4.0
+    """s. The same for a read-back ("七号，对吗？", `listening.read_back*`): the repair a voice ear makes at
+    every spoken seat, a short line, counts this instead of `repair_s`."""
     repairs: int = 2
     """The repairs per question the table waits for in silence (the stated bound, with `bound_s` per try); a
     host measured to need more hears "请稍等" at every step alike."""
@@ -161,13 +164,13 @@ def load_host_words(path: Path | None = None) -> HostWords:
     try:
         words = HostWords(float(raw["word_s"]), float(raw["floor_s"]), float(raw["step_s"]),
                           float(raw["bound_s"]), float(raw.get("most_s", 60.0)), float(raw.get("repair_s", 10.0)),
-                          int(raw.get("repairs", 2)))
+                          read_back_s=float(raw.get("read_back_s", 4.0)), repairs=int(raw.get("repairs", 2)))
     except (KeyError, TypeError, ValueError) as exc:
         raise PacingError(f"host_words: bad or missing field ({exc})") from exc
     if not (0 <= words.word_s <= 60 and 0 <= words.floor_s <= words.bound_s <= words.most_s <= 300
-            and words.step_s > 0 and 0 <= words.repair_s <= 60 and 0 <= words.repairs <= 10):
+            and words.step_s > 0 and 0 <= words.read_back_s <= words.repair_s <= 60 and 0 <= words.repairs <= 10):
         raise PacingError(f"host_words: need 0 <= word_s <= 60, 0 <= floor_s <= bound_s <= most_s <= 300, "
-                          f"step_s > 0, 0 <= repair_s <= 60 and 0 <= repairs <= 10, "
+                          f"step_s > 0, 0 <= read_back_s <= repair_s <= 60 and 0 <= repairs <= 10, "
                           f"got {dict(raw)}")
     return words
 

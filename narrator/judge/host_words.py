@@ -143,10 +143,32 @@ def public_ask(prompt: Prompt, state: State) -> bool:
 
 def identifications(step: str, state: State) -> int:
     """Night 1: the host words that identify the step's cards (asked only when a card is dealt: counted for
-    every card of the deck), and the thief's two buried cards."""
+    every card of the deck), and the thief's two buried cards. A card of the pack is identified once, where it
+    is first called (`with_wolves`)."""
     deck = state.deck
     if step == "wolves":
-        return len(pack_cards(deck, state.rules.demon))
+        return len(with_wolves(state))
     card = STEP_CARD.get(step)
     extra = 1 if step == "thief" else 0  # the two cards left face down
+    if card in with_wolves(state):
+        return extra
     return extra + (1 if card is not None and card in deck and card is not Role.VILLAGER else 0)
+
+
+OWN_IDENTIFYING = frozenset({"wolf_beauty"})
+"""Steps of a pack card that identify it on night 1 when the night order calls them before the wolves'
+(`Night.step_wolf_beauty`); otherwise the card is identified with the wolves."""
+
+
+def with_wolves(state: State) -> tuple[Role, ...]:
+    """The pack's cards (`pack_cards`) identified — and shown at the table's cue — in the wolves' step on night
+    1: all but one whose own step identifies it and comes first (the engine identifies a card once:
+    CardsFlow.identify skips a card already known)."""
+    order = state.rules.night_order
+    wolves = order.index("wolves") if "wolves" in order else len(order)
+
+    def first(role: Role) -> bool:
+        own = [i for i, step in enumerate(order) if step in OWN_IDENTIFYING and STEP_CARD[step] is role]
+        return not own or wolves < own[0]
+
+    return tuple(role for role in pack_cards(state.deck, state.rules.demon) if first(role))

@@ -44,6 +44,9 @@ class Line:
     """Of its `words`, those whose question may be an irreversible one that takes nobody (the wolves' kill, the
     witch's poison, a shot, a take), where a typed 过 is read back and confirmed: the table waits for one
     read-back more at each, asked or not (narrator/judge/host_words.py)."""
+    gestures: int = 0
+    """Of `words`, those the host answers with a gesture at the table (the hunter's shot status, a night-1 wake
+    that only identifies): no question is asked for them, so none needs a repair (host_words.questions)."""
 
     @property
     def parts(self) -> tuple[str, ...]:

@@ -14,9 +14,10 @@ from typing import Any
 from narrator.engine import events as ev
 from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Camp, Role, told_apart
+from narrator.engine.rules import STEP_CARD
 from narrator.engine.state import State
 from narrator.judge import seed_lines
-from narrator.judge.host_words import confirms, host_words, mark_prompt
+from narrator.judge.host_words import confirms, host_words, mark_prompt, questions, with_wolves
 from narrator.judge.lines import Line
 from narrator.judge.modern_lines import ModernLines
 from narrator.judge.script import Pieces, Script, Seat, seats
@@ -69,7 +70,8 @@ class Judge(ModernLines):
         lines = self._event_lines(event, state)
         words = host_words(event, state)
         if words and lines and lines[-1].to == "all":  # the table waits for the host's words after it
-            lines[-1] = lines[-1].replaced(words=words, confirms=min(words, confirms(event, state)))
+            lines[-1] = lines[-1].replaced(words=words, confirms=min(words, confirms(event, state)),
+                                           gestures=words - questions(event, words))
         return lines
 
     def _event_lines(self, event: ev.Event, state: State) -> list[Line]:
@@ -101,14 +103,16 @@ class Judge(ModernLines):
 
     def _step_opened(self, e: ev.StepOpened, s: State) -> list[Line]:
         entry = self.script.data["steps"][e.step]
-        ask = "ask_first" if e.night == 1 and "ask_first" in entry else "ask"
+        shown = with_wolves(s)  # the pack's cards shown and identified in the wolves' step
+        first = e.night == 1 and not (e.step != "wolves" and STEP_CARD.get(e.step) in shown)  # (a 狼美人 once)
+        ask = "ask_first" if first and "ask_first" in entry else "ask"
         if e.step == "demon" and s.rules.demon == "offline":  # the two 恶魔 versions say different things
             ask = "ask_first.offline" if e.night == 1 else "ask.offline"
         out = [self._step(e.step, "open"), self._step(e.step, ask)]
         if e.step == "wolves" and e.night == 1:  # the host must see which wolf holds which card: every game
             out[1:1] = [self.script.step_line("wolves", "show", role=self.script.role(role.value))  # of the
-                        for role in told_apart(s.deck, s.rules.demon)]  # board says it, dealt or buried
-        return out
+                        for role in told_apart(s.deck, s.rules.demon) if role in shown]  # board says it, dealt
+        return out  # or buried
 
     def _step_asked(self, e: ev.StepAsked, s: State) -> list[Line]:
         return [self._step(e.step, e.part)]

@@ -276,4 +276,4 @@ def scaled_host_words(pace: float) -> HostWords | None:
         return None
     words = load_host_words()
     return replace(words, word_s=words.word_s * pace, floor_s=words.floor_s * pace, step_s=words.step_s * pace,
-                   repair_s=words.repair_s * pace)
+                   repair_s=words.repair_s * pace, read_back_s=words.read_back_s * pace)

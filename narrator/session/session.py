@@ -307,7 +307,8 @@ class Session:
                         self._told.pop(0)
                         if what is not self._reasked:
                             continue
-                        line = line.replaced(to="host", pause="short", words=0, confirms=0, public_ask=False)
+                        line = line.replaced(to="host", pause="short", words=0, confirms=0, gestures=0,
+                                             public_ask=False)
                     else:
                         self._told.clear()
                 kept.append(line)

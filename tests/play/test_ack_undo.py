@@ -89,4 +89,6 @@ def test_undo_and_the_same_answer_again_leave_the_table_and_the_hosts_pass_as_th
 def test_the_games_here_ask_the_host_for_his_pass() -> None:
     """The comparison above means something: in these games the host is asked for 过 on night 1."""
     asked = [name for name in preset_names() if "过" in heard(name, night_one(name).stop)]
-    assert len(asked) >= len(preset_names()) // 2, asked
+    assert len(asked) >= len(preset_names()) // 3, asked  # (a half before issue 29 item 3: a pack card's own
+    # step — the 狼王's, the 狼美人's, the pandakill 恶魔's — asked a 过 for its identification, done already
+    # with the wolves)

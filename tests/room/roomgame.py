@@ -195,7 +195,7 @@ def _host(run: GameRun, ears: Listening, done: threading.Event) -> None:
         time.sleep(0.1)
     judge_started(run, run.printed[0][0], timeout_s=30)  # printed before it is played: he hears it first
     steps = [("start", "开始"), *zip(run.scripted.kinds, run.scripted.utterances, strict=True)]
-    play_steps(run, ears, done, steps, game_progress(run))
+    play_steps(run, ears, done, steps, game_progress(run), asked_s=ASKED_S)
 
 
 def game_progress(run: GameRun, game: int = 0, since: int = 0) -> Callable[[], int]:
@@ -219,13 +219,14 @@ def passes_taken(printed: list[str]) -> int:
 
 
 def play_steps(run: GameRun, ears: Listening, done: threading.Event, steps: list[tuple[str, str]],
-               progress: Callable[[], int], passes: bool = False) -> None:
+               progress: Callable[[], int], passes: bool = False, asked_s: float = 60) -> None:
     """The host says each step's words once the judge has finished, until `progress()` counts it done; at a
-    speech a player talks and the timer ends it, or (`passes`) the host ends it at once with 法官，过."""
+    speech a player talks and the timer ends it, or (`passes`) the host ends it at once with 法官，过. He waits
+    up to `asked_s` for the step's question (the table's fair wait may come before it: ASKED_S)."""
     pack = load_pack("ko")
     for i, (kind, words) in enumerate(steps):
         tries = 0
-        asked_for(run, kind, partial(step_done, progress, i, done))
+        asked_for(run, kind, partial(step_done, progress, i, done), timeout_s=asked_s)
         while progress() <= i and not done.is_set():
             wait_judge(run, ears, timeout_s=300)
             if progress() > i or done.is_set():
@@ -249,6 +250,13 @@ def play_steps(run: GameRun, ears: Listening, done: threading.Event, steps: list
             answer(run, ears, kind, words, pack, lambda i=i: progress() > i or done.is_set(), attempt=tries - 1)
         if kind not in SPEECH_KINDS and progress() > i:
             run.tries.append((kind, tries))
+
+
+ASKED_S = 600.0
+"""s a host waits for the judge's question where the table's fair wait holds it back (a person waits to be
+asked). The table waits in silence for the host's answer time and repairs as measured (narrator/data/pacing.yaml
+`host_words`) before a step's question too — 141 s before 请说过 at a dawn's skill call through the room (the
+whole session's run): more than the 60 s after which a host who hears the judge quiet speaks unasked."""
 
 
 def step_done(progress: Callable[[], int], i: int, done: threading.Event) -> bool:
