@@ -270,7 +270,7 @@ class Mixer:
         """What the table played (at `rate`) that left the device from `start` to `end` (time.monotonic),
         when a listened-through line (LISTENED_THROUGH) was among it: a copy from the history; None when none
         was, or the table is not played live, or the stretch's start is no longer in the history. A stretch that
-reaches past what has been handed out yet ends there."""
+        reaches past what has been handed out yet ends there."""
         stamp = self._stamps["all"]
         if stamp is None or end <= start:
             return None
