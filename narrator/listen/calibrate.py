@@ -6,8 +6,10 @@ the host never uses, or one his voice is always misread *into*, only costs. The 
 ("请依次说一号到十二号": a `Sample` per word, in its own way — or in a named form, from a phrase file); each is
 heard through the real grammar of its question, and a form is dropped when
 
-* other words of his were read as it (it "attracts" them) and none of his own samples of its word was read
-  as it (a form that gets through his voice stays, whatever else is read as it), or
+* other words of his were read as it (it "attracts" them), none of his own samples of its word was read
+  as it (a form that gets through his voice stays, whatever else is read as it) and one was read right in
+  another form (which form he uses is known: when none of his samples of a word got through, any of its
+  forms may be his, and dropping the one he says would leave the word unheard for the whole game), or
 * he said that very form and it was never read right,
 
 — only when its host word keeps another form, and only when hearing all his samples again without it is
@@ -193,7 +195,9 @@ def suspects(readings: Iterable[Reading], pack: Pack) -> list[tuple[str, str, st
     """(host, form, why) worth trying to drop, the most to blame first: forms other words were read as,
     forms said and never read right — of words that keep another form, and never a form one of his samples
     of its own word was read as (that form gets through his voice: the room test found 四号's 넷 dropped for
-    his 七号 read as it, his own 넷 then read as 네번째)."""
+    his 七号 read as it, his own 넷 then read as 네번째). A form other words are read as is suspect only when
+    a sample of its own word got through in another form: CI's room run heard his 十号 (열번째) as nothing and
+    his 十二号 as 열번째, and dropped 열번째 — the very form he says 十号 in."""
     attracted: Counter[tuple[str, str]] = Counter()
     failed: Counter[tuple[str, str]] = Counter()
     worked: set[tuple[str, str]] = set()
@@ -205,8 +209,11 @@ def suspects(readings: Iterable[Reading], pack: Pack) -> list[tuple[str, str, st
         if r.sample.form is not None:
             failed[(r.sample.expect, r.sample.form)] += 1
     out: list[tuple[int, str, str, str]] = []
+    heard = {host for host, _ in worked}  # words one of his samples got through in some form
     for (host, form), n in attracted.items():
         if (host, form) in worked:  # a form his voice gets through is his: never dropped, whatever else it takes
+            continue
+        if host not in heard:  # which of its forms he says is not known: any may be his
             continue
         others = ", ".join(sorted({r.sample.expect for r in readings if not r.right and (host, form) in r.forms}))
         out.append((n, host, form, f"{others} was read as it"))

@@ -96,3 +96,19 @@ def test_a_form_his_voice_gets_through_is_never_dropped_though_another_word_is_r
     result = calibrate([sample("四号", "넷"), sample("七号", "일곱")], pack, knows, hear)
     assert result.dropped == [] and result.kept["四号"] == ("넷", "네번째")
     assert result.unheard() == ["七号"]
+
+
+def test_a_form_of_a_word_none_of_whose_samples_got_through_is_kept_though_another_word_is_read_as_it() -> None:
+    # CI's room run: his 十号 (열번째) was heard as nothing, his 十二号 as 열번째 — and 열번째 was dropped, the very
+    # form he says 十号 in, which would leave his 十号 unheard all game. Which form of 十号 is his is not known.
+    pack = pack_with(十号=("열째", "열번째"), 十二号=("열두번째",))
+    hear, sample = recogniser({"열번째": [], "열두번째": ["열번째"]})
+    result = calibrate([sample("十号", "열번째"), sample("十二号", "열두번째")], pack, knows, hear)
+    assert result.dropped == [] and result.kept["十号"] == ("열째", "열번째")
+    assert result.unheard() == ["十号", "十二号"]
+    # Once a sample of 十号 gets through in its other form, 열번째 is known not to be his: dropped, and his
+    # 十二号 is read right.
+    hear, sample = recogniser({"열째": ["열째"], "열두번째": ["열번째", "열두번째"]})
+    result = calibrate([sample("十号", "열째"), sample("十二号", "열두번째")], pack, knows, hear)
+    assert [(h, f) for h, f, _ in result.dropped] == [("十号", "열번째")]
+    assert result.unheard() == []
