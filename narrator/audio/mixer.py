@@ -67,8 +67,10 @@ STAMPS = 4096
 """Blocks of the public channel whose stamps the mixer keeps for `heard_through` (more than `HISTORY_S` of the
 Player's 10 ms blocks)."""
 GAP_S = 0.002
-"""s. Where the stamps say the table's blocks began to leave the device this much later than the frames before
-them say, the device played a gap (an underflow): `placed`. A smaller one is taken for the stamps' jitter."""
+"""s. Where the stamps say the table's blocks began to leave the device this much later (or sooner) than the
+frames before them say, the device played a gap (an underflow): `placed`. Less is the stamps' jitter."""
+WINDOW = 5
+"""Stamps (10 ms blocks) a block's level is read over (`placed`): longer than a stray stamp lasts."""
 STEP_S = 0.05
 """s. A stretch between two gaps shorter than this is taken for late stamps before the second (`placed`)."""
 STALE_S = 3.0
@@ -455,19 +457,20 @@ def placed(frames: np.ndarray, leaves_at: np.ndarray) -> tuple[np.ndarray, np.nd
     """Where the stamped blocks played: (their first frames, when each block's first frame left the device),
     in stamp order, from the player's stamps (`frames[i]` leaves at `leaves_at[i]`).
 
-    A block that played without a gap before it left 1/SAMPLE_RATE s per frame after the one before; an
-    underflow (the device ran dry and played silence) delays every block after it, never one before. A stamp is
-    never early but may be late by the callback's wake-up (the player reads the clock when Python runs it). So
-    the offsets (leaves_at − frame / SAMPLE_RATE) are a staircase rising at each gap, the stamps' lateness on
-    top: the earliest offset stamped from a block on says which step it is on, a rise of more than `GAP_S` in
-    that starts a new step, and every block of a step is placed by the step's earliest offset — one offset per
-    stretch played without a gap, so the copy is continuous sample for sample between gaps. A step shorter than
-    `STEP_S` before another, or the last, is the stamps' lateness just before a gap or the newest stamps' own,
-    not a gap of its own: it joins the step before it."""
+    Blocks played without a gap between them left 1/SAMPLE_RATE s per frame after one another: their offsets
+    (leaves_at − frame / SAMPLE_RATE) agree. An underflow (the device ran dry and played silence) moves every
+    block after it; a stamp may be late by the callback's wake-up, and PortAudio's figure for the first block
+    after an underflow is off. So the offsets are a staircase with stray stamps above it: each block's level is
+    the earliest offset among it and the next `WINDOW` stamps (strays never last that long), a change of
+    level by more than `GAP_S` starts a new step, and every block of a step is placed by the step's earliest
+    offset — one offset per stretch played without a gap, so the copy is continuous sample for sample between
+    gaps. A step shorter than `STEP_S` before another, or the last, joins the step before it (late stamps
+    around a gap, or the newest stamps' own)."""
     offset = leaves_at - frames / SAMPLE_RATE
-    floor = np.minimum.accumulate(offset[::-1])[::-1]
+    padded = np.concatenate([offset, np.full(WINDOW - 1, np.inf)])
+    level = np.lib.stride_tricks.sliding_window_view(padded, WINDOW).min(axis=1)
     starts = [0]
-    for i in (np.flatnonzero(np.diff(floor) > GAP_S) + 1).tolist():
+    for i in (np.flatnonzero(np.abs(np.diff(level)) > GAP_S) + 1).tolist():
         if len(starts) > 1 and frames[i] - frames[starts[-1]] < STEP_S * SAMPLE_RATE:
             starts.pop()  # the step before this one was too short to be one
         starts.append(i)
