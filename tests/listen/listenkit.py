@@ -27,7 +27,7 @@ from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Role
 from narrator.judge.lines import Line
 from narrator.judge.presets import make_setup
-from narrator.listen.base import Heard, Recording
+from narrator.listen.base import Heard, MicMode, Recording
 from narrator.session.session import Session
 from narrator.sim.autohost import Deal
 
@@ -119,6 +119,9 @@ class ScriptedEar:
 
     def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
         """Typed words: every word is heard."""
+
+    def set_mode(self, mode: MicMode) -> None:
+        """Typed words: no microphone."""
 
 
 def judge_played(clip: np.ndarray, at: float) -> Mixer:
