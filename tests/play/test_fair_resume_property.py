@@ -163,7 +163,7 @@ def test_a_game_killed_at_any_line_resumes_saying_only_continue_and_the_rest(pre
     killed_and_resumed(preset, seed, cut)
 
 
-@settings(max_examples=24, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=48, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from(preset_names()), seed=st.integers(0, 2**16), cut=st.floats(0.0, 1.0),
        undo=st.floats(0.0, 1.0))
 def test_a_game_with_an_undo_killed_at_any_line_resumes_saying_only_continue_and_the_rest(
