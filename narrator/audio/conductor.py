@@ -524,16 +524,18 @@ class Conductor:
     def _undoing(self, asked: _Asked, line: Line, words: HostWords) -> None:
         """A line of an undo round at the open question: "已撤销上一个回答。", the answers taken back asked
         again, their lines, and the question he was at asked again, which ends the round. Each try in it is one
-        more try at that question, each batch of the judge's lines after one a repair (`repair_s`): an undo
-        is a repair, hidden up to his measured repairs and the bound like any other (the module docstring)."""
+        more try at that question, each batch of the judge's lines after one a repair (`repair_s`; a read-back of
+        an answer given again `read_back_s`): an undo is a repair, hidden up to his measured repairs and the
+        bound like any other (the module docstring)."""
         if asked.since is not None and not asked.heard:
             asked.thinking += self.now_s() - asked.since
         heard, asked.since, asked.heard = asked.heard, None, False
         asked.undoing = line.key == UNDONE or not _same(line, asked.line)
+        cost = words.read_back_s if line.key == READ_BACK else words.repair_s  # by kind, as any repair's
         if heard or not asked.costs:
-            asked.costs.append(words.repair_s)
+            asked.costs.append(cost)
         else:
-            asked.costs[-1] = max(asked.costs[-1], words.repair_s)
+            asked.costs[-1] = max(asked.costs[-1], cost)
 
     def _again(self, line: Line) -> bool:
         """A reminder while the host's answer is timed: "请回答", the question again, the table's line again."""
