@@ -56,7 +56,8 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   撤销 is a try there, and so is each word he gives again until that question is asked again and answered;
   each batch of the judge's lines after one (`UNDONE` and the answer taken back asked again, a 过 owed, the
   question again) is a repair (`repair_s`). So one answer taken back is two repairs (three with a 过 between),
-  counted, measured at a public question and hidden exactly like a refusal's: within his measured repairs the
+  counted, measured at a public question (as its shortest round: how far back the last answer lies may be a
+  secret, `_Asked.walked`) and hidden like a refusal's: within his measured repairs the
   table's lines do not move; past them he is slow at that step, and past the bound the table hears
   "请稍等". 撤销 at a question not timed (no wait covers it) is not timed either.
 
@@ -166,6 +167,12 @@ class _Asked:
     """Read-backs he heard at this question (`READ_BACK`)."""
     undoing: bool = False
     """撤销 was said at it (`UNDONE`): until it is asked again, every line to the host is a repair of it."""
+    rounds: int = 0
+    """Repairs of its undo rounds so far."""
+    walked: list[int] = field(default_factory=list)
+    """Of its tries and repairs (by index), those of the steps an undo walked back over past the answer taken
+    back (a 过 owed, an earlier answer): how far back the last answer lies may be a secret, so where his
+    repairs are measured these are not (an undo is measured as its shortest round, two repairs)."""
 
 
 @dataclass(slots=True)
@@ -508,12 +515,14 @@ class Conductor:
         word = self._word
         if question.public_ask and not self._timed:
             self._timed = True
-            self.answer_s = max(self.answer_s, asked.tries[0])
+            tries = [t for i, t in enumerate(asked.tries) if i not in asked.walked]  # an undo: its shortest
+            costs = [c for i, c in enumerate(costs) if i not in asked.walked]  # round (`_Asked.walked`)
+            self.answer_s = max(self.answer_s, tries[0])
             confirmed = min(asked.read_backs, 1) if word is not None and word.confirms else 0  # allowed there
-            again = asked.tries[1:len(asked.tries) - confirmed][:words.repairs + 1]  # his 对 to a 过 read back
+            again = tries[1:len(tries) - confirmed][:words.repairs + 1]  # his 对 to a 过 read back
             if again:  # is not measured: whether 过 was said there is a secret (空刀)
                 self.again_s = max(again if self.again_s is None else [self.again_s, *again])
-            self.repairs = max(self.repairs, min(repairs - confirmed, words.repairs + 1))
+            self.repairs = max(self.repairs, min(len(tries) - 1 - confirmed, words.repairs + 1))
             cost = sum(costs[:words.repairs + 1 + confirmed]) - confirmed * words.read_back_s
             self.repair_cost = max(self.repair_cost, cost)
         if word is not None and question.to == "host" and question.key.startswith("prompts.") and \
@@ -534,6 +543,9 @@ class Conductor:
         cost = words.read_back_s if line.key == READ_BACK else words.repair_s  # by kind, as any repair's
         if heard or not asked.costs:
             asked.costs.append(cost)
+            asked.rounds += 1
+            if asked.rounds > 2:  # past the answer taken back and the question again: a step walked back over
+                asked.walked.append(len(asked.costs) - 1)
         else:
             asked.costs[-1] = max(asked.costs[-1], cost)
 

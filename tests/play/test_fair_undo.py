@@ -236,3 +236,22 @@ def _game(setup: Setup, seed: int, said: list[str]) -> TimedMouth:
     session = Session(setup, seed)
     Live(session, mouth, PacedEar(clock, ["开始", *said]), now=clock.now, clock=clock, poll_s=0.5).run()
     return mouth
+
+
+def test_an_undo_at_the_wolves_question_is_measured_alike_however_far_back_the_last_answer_was() -> None:
+    """Night 2 of tests/fair_nights/guard_reference.yaml and guard_dead.yaml: 撤销 at the wolves' kill takes back
+    the guard's seat (alive) — or, his step a 过 (dead), the day's last 过, and walks back over his 过 too: one
+    repair more at a question every game asks alike, where the host's repairs are measured. Measured as its
+    shortest round (two repairs) in both, so every step after the wolves' waits alike: the rest of the night
+    is the same in both to the ms (the wolves' step itself waits for the longer walk: docs/architecture.md)."""
+    rests = []
+    for name in ("guard_reference", "guard_dead"):
+        scripted = host_script(Scenario.load(NIGHTS / f"{name}.yaml"))
+        at = step(scripted, "wolves.kill", 1)
+        undone, _ = play(scripted, words(scripted, 0.0, at))
+        night = [(t, text) for t, text in undone.table if text.startswith("天黑请闭眼")][1][0]
+        table = [(t, text) for t, text in undone.table if t > night]
+        witch = next(t for t, text in table if text.startswith("女巫请睁眼"))
+        dawn = next(t for t, text in table if text.startswith("天亮了"))
+        rests.append([(round(t - witch, 3), text) for t, text in table if witch <= t <= dawn])
+    assert rests[0] == rests[1]
