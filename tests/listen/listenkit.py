@@ -16,6 +16,7 @@ from narrator.engine.answers import (
     Ballots,
     Cards,
     Direction,
+    Duel,
     Pass,
     Seats,
     SelfExplode,
@@ -73,6 +74,8 @@ def words(answer: Answer) -> str:
             return f"拿{role.zh}"
         case Direction(side=side):
             return "警左" if side == "left" else "警右"
+        case Duel(knight=knight, target=target):
+            return f"{knight}号决斗{target}号"
     raise TypeError(answer)
 
 
