@@ -16,7 +16,8 @@ set-up), the web server on 127.0.0.1 (`--web-listen 127.0.0.1:0`), and are measu
    no-host line — the bench's standard output goes nowhere — and their holds, ≈ 10 s of silence each, have
    played: the table's streams rest then), `--idle-s` seconds waiting for 开始新游戏 with nothing said: CPU time of
    the whole process (every thread: /proc/PID/stat utime + stime) over the wall time, in % of one core, and the
-   resident memory at the end (VmRSS) and the cgroup's peak.
+   resident memory at the end (VmRSS) and the cgroup's peak. With a model each idle run is printed as it ends,
+   with the load average then and the microphone's blocks in the lobby as `serve` logged them (64 ms).
 3. **A whole game by text**: the lobby, the built-in demo game (12 players, three nights) piped in, 结束, 关机;
    peak resident memory and CPU from the child's `wait4` rusage, and whether the cgroup's limit was ever hit.
 
@@ -162,6 +163,10 @@ def ready_and_idle(cmd: list[str], env: dict[str, str], group: Path, cpu: int,
             c0, w0 = cpu_s(proc.pid), time.monotonic()
             time.sleep(idle_s)
             used = cpu_s(proc.pid) - c0
+            if voice:  # the lobby's microphone blocks (narrator/listen/mic.py BLOCKS), as serve logged them
+                _, blocks = log.when("ms blocks for the", timeout_s=0.1)
+                print(f"  idle {100 * used / idle_s:.2f} % (load {os.getloadavg()[0]:.1f}); "
+                      f"{blocks.partition('microphone: ')[2] or 'the microphone never changed its blocks'}")
             return ready, ready_cpu, 100 * used / (time.monotonic() - w0), rss_mb(proc.pid), joined
         finally:
             proc.terminate()

@@ -7,6 +7,9 @@ Dialogue on a fake clock (tests/play/test_speech_timer_loop.py's TimedMouth: a s
 character), so no machine load matters and every figure is exact. The hosts:
 
 - `typed0`, `typed4`, `typed8`: a typed host answering each question 0, 4, 8 s after he heard it (PacedEar);
+- `typed0p2`, `typed4p2`: the same, with two words the judge does not understand before each answer at the
+  questions every game asks alike (measured at two repairs: what hiding one answer taken back by 撤销 costs,
+  tests/play/test_fair_undo.py; an undo allowance every night carried would cost every host this);
 - `voice0`, `voice8`: a host by voice (tests/play/test_fair_stumbling_host_loop.py's VoiceHost): every spoken
   seat and irreversible answer is read back ("七号，对吗？") and he says 对, each try 0 / 8 s after he heard
   the judge;
@@ -32,6 +35,7 @@ sys.path.insert(0, str(ROOT / "tests" / "play"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from test_fair_stumbling_host_loop import STUMBLE, VoiceHost  # noqa: E402
+from test_fair_undo import words as stumbling_words  # noqa: E402
 from test_speech_timer_loop import PacedEar, TimedMouth  # noqa: E402
 
 from narrator.audio import conductor as cond  # noqa: E402
@@ -57,7 +61,7 @@ WOLF_KING_GUARD = {
 GAMES = {"reference": lambda: Scenario.load(NIGHTS / "reference.yaml"),
          "classic_thief_plays": lambda: Scenario.load(NIGHTS / "classic_thief_plays.yaml"),
          "12人狼王守卫": lambda: Scenario.from_dict(WOLF_KING_GUARD, name="wolf-king-guard")}
-HOSTS = ("typed0", "typed4", "typed8", "voice0", "voice8", "voice8x1", "voice8c2", "voice15c3")
+HOSTS = ("typed0", "typed4", "typed8", "typed0p2", "typed4p2", "voice0", "voice8", "voice8x1", "voice8c2", "voice15c3")
 
 
 @dataclass
@@ -121,11 +125,8 @@ def play(scenario: Scenario, host: str) -> tuple[list[tuple[float, str]], list[S
     mouth = TimedMouth(clock)
     session = Session(scripted.game.setup, scripted.game.seed)
     if host.startswith("typed"):
-        host_s = float(host[len("typed"):])
-        words: list[str | float] = ["开始"]
-        for word in scripted.utterances:
-            words += [host_s, word]
-        ear: object = PacedEar(clock, words)
+        host_s, _, stumbles = host[len("typed"):].partition("p")
+        ear: object = PacedEar(clock, stumbling_words(scripted, float(host_s), stumbles=int(stumbles or 0)))
     elif "c" in host[len("voice"):]:
         host_s, _, confirm_s = host[len("voice"):].partition("c")
         ear = QuickToConfirm(clock, mouth, ["开始", *scripted.utterances], float(host_s), 0,

@@ -52,9 +52,14 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   hears `please_wait` at that moment, once, then its next line when it is due and said. `wake()` says it
   when due (the live loop calls it while it
   listens; `wait_until` does offline).
-- **撤销** (`UNDONE`, the host's line that says it was done): the questions asked again after it, up to the
-  table's next line, are not timed (the table heard them once; its wait for the host's words stands as it
-  was), so a quick correction moves no table line; a slow one is a slow host, past the bound "请稍等".
+- **撤销 is a repair** (`UNDONE`, the host's line that says it was done) of the question he was at: his
+  撤销 is a try there, and so is each word he gives again until that question is asked again and answered;
+  each batch of the judge's lines after one (`UNDONE` and the answer taken back asked again, a 过 owed, the
+  question again) is a repair (`repair_s`). So one answer taken back is two repairs (three with a 过 between),
+  counted, measured at a public question (as its shortest round: how far back the last answer lies may be a
+  secret, `_Asked.walked`) and hidden like a refusal's: within his measured repairs the
+  table's lines do not move; past them he is slow at that step, and past the bound the table hears
+  "请稍等". 撤销 at a question not timed (no wait covers it) is not timed either.
 
 Offline (`narrator render`, the demo's files) the clock is a FakeClock and a Tape pulls the mixer up to
 the clock as it moves, writing the WAVs as it goes. Live (`narrator play`, `demo --play`) the clock is
@@ -108,11 +113,11 @@ if TYPE_CHECKING:
 SR = SAMPLE_RATE
 _POLL_S = 0.01
 UNDONE = "listening.undone"
+"""The host's line after 撤销 (narrator/data/script.*.yaml): a repair of the question open then, which stays open
+until it is asked again (see the module docstring)."""
 READ_BACK = "listening.read_back"
 """A read-back at a question ("七号，对吗？", "没有人，对吗？"): at a word that may need one (`Line.confirms`) the
 first is the confirmation every game allows there, not a repair the host is measured at."""
-"""The host's line after 撤销 (narrator/data/script.*.yaml): the questions he is asked again after it, up to the
-table's next line, are not timed again (the table's wait stands as it was; see the module docstring)."""
 _LATE_S = 3.0
 """s. Live: how long past its planned end a wait still waits for the device to report a line played."""
 
@@ -128,8 +133,8 @@ def _same(line: Line, other: Line | _Wait) -> bool:
 
 def _repair(line: Line) -> bool:
     """A line of the dialogue's repairs at a question (narrator/listen/dialogue.py, repairs.py): a refusal, a
-    read-back, a choice, "还差一个", an offer — said while the question is still open, never its answer (nor
-    撤销's `UNDONE`: the question it took back ends there, and the questions after it are not timed)."""
+    read-back, a choice, "还差一个", an offer — said while the question is still open, never its answer. (撤销's
+    `UNDONE` and the round after it are repairs too, counted apart: `Conductor._undoing`.)"""
     return line.key.startswith("refusals.") or (line.key.startswith("listening.")
                                                  and line.key not in ("listening.remind", UNDONE))
 
@@ -160,6 +165,14 @@ class _Asked:
     """His words were just heard (`tried()`): until the judge's next line the time is the judge's, not his."""
     read_backs: int = 0
     """Read-backs he heard at this question (`READ_BACK`)."""
+    undoing: bool = False
+    """撤销 was said at it (`UNDONE`): until it is asked again, every line to the host is a repair of it."""
+    rounds: int = 0
+    """Repairs of its undo rounds so far."""
+    walked: list[int] = field(default_factory=list)
+    """Of its tries and repairs (by index), those of the steps an undo walked back over past the answer taken
+    back (a 过 owed, an earlier answer): how far back the last answer lies may be a secret, so where his
+    repairs are measured these are not (an undo is measured as its shortest round, two repairs)."""
 
 
 @dataclass(slots=True)
@@ -266,7 +279,7 @@ class Conductor:
         self._open: _Asked | None = None  # the host question being answered (timed), repairs and all
         self._timed = False  # the host's answer was measured since the last table line
         self._word: _Wait | None = None  # the last table line's wait for the host's words
-        self._undone = False  # 撤销 since the last table line: his questions again are not timed again
+        self._undone = False  # 撤销 at an untimed question since the last table line: the round is not timed
         self._wait_pacer = Pacer(sub_seed(seed, "table.please_wait"), self.table)
         self.timeline: list[Placed] = []
 
@@ -323,8 +336,8 @@ class Conductor:
     def _place(self, line: Line) -> Placed:
         ch = "all" if line.to == "all" else "host"
         self._answered(line)
-        if line.key == UNDONE:
-            self._undone = True
+        if line.key == UNDONE and self._open is None:
+            self._undone = True  # at an untimed question: the round is not timed either
         word = self._word
         if ch == "all" and word is not None and self._reminds(line, word):
             return self._put(line, ch, aside=True)
@@ -474,6 +487,9 @@ class Conductor:
         words, asked = self.host_words, self._open
         if words is None or asked is None:
             return
+        if line.key == UNDONE or (asked.undoing and line.to == "host"):
+            self._undoing(asked, line, words)
+            return
         reminder = self._again(line)
         if asked.since is not None and (reminder or not asked.heard):
             asked.thinking += self.now_s() - asked.since  # his silence until the judge spoke (not the judge's
@@ -499,18 +515,39 @@ class Conductor:
         word = self._word
         if question.public_ask and not self._timed:
             self._timed = True
-            self.answer_s = max(self.answer_s, asked.tries[0])
+            tries = [t for i, t in enumerate(asked.tries) if i not in asked.walked]  # an undo: its shortest
+            costs = [c for i, c in enumerate(costs) if i not in asked.walked]  # round (`_Asked.walked`)
+            self.answer_s = max(self.answer_s, tries[0])
             confirmed = min(asked.read_backs, 1) if word is not None and word.confirms else 0  # allowed there
-            again = asked.tries[1:len(asked.tries) - confirmed][:words.repairs + 1]  # his 对 to a 过 read back
+            again = tries[1:len(tries) - confirmed][:words.repairs + 1]  # his 对 to a 过 read back
             if again:  # is not measured: whether 过 was said there is a secret (空刀)
                 self.again_s = max(again if self.again_s is None else [self.again_s, *again])
-            self.repairs = max(self.repairs, min(repairs - confirmed, words.repairs + 1))
+            self.repairs = max(self.repairs, min(len(tries) - 1 - confirmed, words.repairs + 1))
             cost = sum(costs[:words.repairs + 1 + confirmed]) - confirmed * words.read_back_s
             self.repair_cost = max(self.repair_cost, cost)
         if word is not None and question.to == "host" and question.key.startswith("prompts.") and \
                 (question.key, question.text) not in word.asked:
             word.asked.add((question.key, question.text))
             word.took.append(took)
+
+    def _undoing(self, asked: _Asked, line: Line, words: HostWords) -> None:
+        """A line of an undo round at the open question: "已撤销上一个回答。", the answers taken back asked
+        again, their lines, and the question he was at asked again, which ends the round. Each try in it is one
+        more try at that question, each batch of the judge's lines after one a repair (`repair_s`; a read-back of
+        an answer given again `read_back_s`): an undo is a repair, hidden up to his measured repairs and the
+        bound like any other (the module docstring)."""
+        if asked.since is not None and not asked.heard:
+            asked.thinking += self.now_s() - asked.since
+        heard, asked.since, asked.heard = asked.heard, None, False
+        asked.undoing = line.key == UNDONE or not _same(line, asked.line)
+        cost = words.read_back_s if line.key == READ_BACK else words.repair_s  # by kind, as any repair's
+        if heard or not asked.costs:
+            asked.costs.append(cost)
+            asked.rounds += 1
+            if asked.rounds > 2:  # past the answer taken back and the question again: a step walked back over
+                asked.walked.append(len(asked.costs) - 1)
+        else:
+            asked.costs[-1] = max(asked.costs[-1], cost)
 
     def _again(self, line: Line) -> bool:
         """A reminder while the host's answer is timed: "请回答", the question again, the table's line again."""

@@ -20,6 +20,11 @@ if TYPE_CHECKING:
     import numpy as np
 
 Source = Literal["voice", "keypad", "text", "file"]
+MicMode = Literal["lobby", "game"]
+"""How a microphone records (narrator/listen/mic.py `BLOCKS`): "game", blocks of 32 ms — the latency every game
+answer was measured with; "lobby", blocks of 64 ms while the device waits for the host — half the wake-ups of
+the sound server's and PortAudio's threads, half the ear's idle CPU. The ear hears the same 32 ms frames either
+way; who asks for a mode: `serve`'s lobby and its games (narrator/serve/device.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +72,11 @@ class Recording(Protocol):
         """Open it again: True when it records again, False when it still cannot (try again later)."""
         ...
 
+    def set_mode(self, mode: MicMode) -> None:
+        """Record in `mode` from now on (a running stream is opened again; one that cannot be is lost: `alive`
+        False, and the live loop reports it and `restart`s it, in this mode)."""
+        ...
+
 
 @runtime_checkable
 class Ear(Protocol):
@@ -83,6 +93,11 @@ class Ear(Protocol):
 
     def microphones(self) -> list[Recording]:
         """The microphones it records from (none for keys or typed text)."""
+        ...
+
+    def set_mode(self, mode: MicMode) -> None:
+        """Its microphones record in `mode` from now on, and any that joins later too (keys and typed text:
+        nothing to do)."""
         ...
 
     def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
@@ -153,6 +168,10 @@ class QueueEar:
 
     def microphones(self) -> list[Recording]:
         return [] if self.mic is None else [self.mic]
+
+    def set_mode(self, mode: MicMode) -> None:
+        if self.mic is not None:
+            self.mic.set_mode(mode)
 
     def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
         """Keys and typed text hear every word."""

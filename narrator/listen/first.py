@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterable, Sequence
 
 from narrator.engine.prompts import Prompt
-from narrator.listen.base import Context, Heard, Playing, QueueEar, Recording, take
+from narrator.listen.base import Context, Heard, MicMode, Playing, QueueEar, Recording, take
 
 
 class First:
@@ -27,6 +27,8 @@ class First:
         """Guards `ears` and what a joining ear is told (`join` runs on the thread that opened it)."""
         self._context: Context | None = None
         self._playing: Playing | None = None
+        self._mode: MicMode | None = None
+        """The mode the microphones were asked to record in (None: never asked; each keeps its own)."""
         self._expected = 0
         self._closed = False
 
@@ -75,6 +77,8 @@ class First:
             if ear is not None and not self._closed:
                 ear.attach(self.queue)
                 ear.follow(self._playing)
+                if self._mode is not None:
+                    ear.set_mode(self._mode)
                 if self._context is not None:
                     ear.begin(self._context)
                 self.ears.append(ear)
@@ -91,6 +95,13 @@ class First:
             ears = list(self.ears)
         for ear in ears:
             ear.follow(playing)
+
+    def set_mode(self, mode: MicMode) -> None:
+        with self._lock:
+            self._mode = mode
+            ears = list(self.ears)
+        for ear in ears:
+            ear.set_mode(mode)
 
     def close(self) -> None:
         with self._lock:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from narrator.engine.prompts import Prompt
-from narrator.listen.base import Ear, Heard, Playing, Recording
+from narrator.listen.base import Ear, Heard, MicMode, Playing, Recording
 from narrator.play.interrupts import Interrupts
 from narrator.play.mouth import DeviceLost
 
@@ -77,6 +77,9 @@ class GuardedEar:
 
     def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
         self.ear.check_words(prompts, max_seat)
+
+    def set_mode(self, mode: MicMode) -> None:
+        self.ear.set_mode(mode)
 
     def ask(self) -> None:
         """A new question was just asked (its lines heard): lines typed before now are no answer to it. (A new

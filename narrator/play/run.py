@@ -15,7 +15,7 @@ from rich.console import Console
 from narrator.common.paths import games_dir
 from narrator.common.zh import to_script
 from narrator.engine.prompts import Prompt
-from narrator.listen.base import Ear, Heard, Playing, QueueEar, Recording
+from narrator.listen.base import Ear, Heard, MicMode, Playing, QueueEar, Recording
 from narrator.listen.first import First
 from narrator.play import store
 from narrator.play.config import Config, ConfigError, parse_inputs
@@ -384,6 +384,15 @@ class LazyEar:
 
     def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
         self.ready.check_words(prompts, max_seat)
+
+    def set_mode(self, mode: MicMode) -> None:
+        """The microphones' mode once the ear is open (as `follow`: no waiting here)."""
+
+        def opened(job: Future[Ear]) -> None:
+            if job.exception() is None:
+                job.result().set_mode(mode)
+
+        self.job.add_done_callback(opened)
 
 
 def close_when_done(job: Future[Ear]) -> None:

@@ -374,6 +374,7 @@ class Device:
         live = self._live(lobby)
         ear = live.guarded()
         ear.follow(self.mouth.playing)  # deaf to the lobby's own lines, as a game's ear is to the judge's
+        self.ear.set_mode("lobby")  # the microphone's larger blocks while the lobby waits (nothing once it is)
         asked = lobby.take_lines()
         live.speak(asked)
         self._waiting_at = lobby.step.kind  # the voice joining from now on joins late: the host may have spoken
@@ -493,6 +494,9 @@ class Device:
         self.games += 1
         self.mouth.close()
         self._mouth = None
+        # The game's microphone blocks (32 ms: the latency its answers were measured with), opened again before
+        # its first line: no answer waits for it. Back in the lobby `_ask` asks for the lobby's again.
+        self.ear.set_mode("game")
         notify(f"STATUS=playing a game of {session.setup.players}")
         try:
             mouth = self.wiring.mouth(self.console, session.seed, session.lang)

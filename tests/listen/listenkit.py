@@ -16,6 +16,7 @@ from narrator.engine.answers import (
     Ballots,
     Cards,
     Direction,
+    Duel,
     Pass,
     Seats,
     SelfExplode,
@@ -27,7 +28,7 @@ from narrator.engine.prompts import Prompt
 from narrator.engine.roles import Role
 from narrator.judge.lines import Line
 from narrator.judge.presets import make_setup
-from narrator.listen.base import Heard, Recording
+from narrator.listen.base import Heard, MicMode, Recording
 from narrator.session.session import Session
 from narrator.sim.autohost import Deal
 
@@ -73,6 +74,8 @@ def words(answer: Answer) -> str:
             return f"拿{role.zh}"
         case Direction(side=side):
             return "警左" if side == "left" else "警右"
+        case Duel(knight=knight, target=target):
+            return f"{knight}号决斗{target}号"
     raise TypeError(answer)
 
 
@@ -119,6 +122,9 @@ class ScriptedEar:
 
     def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
         """Typed words: every word is heard."""
+
+    def set_mode(self, mode: MicMode) -> None:
+        """Typed words: no microphone."""
 
 
 def judge_played(clip: np.ndarray, at: float) -> Mixer:

@@ -116,6 +116,8 @@ class Mic:
     def restart(self) -> bool:
         return True
 
+    def set_mode(self, mode: str) -> None: ...
+
 
 class VoiceHost:
     """The host by voice: `wrong` times a word the judge does not understand ("没听懂"), then his answer,
@@ -163,6 +165,7 @@ class VoiceHost:
         return [Mic()]
 
     def check_words(self, prompts: object, max_seat: int) -> None: ...
+    def set_mode(self, mode: str) -> None: ...
 
 
 def by_voice(path: Path, host_s: float, wrong: int) -> tuple[list[tuple[float, str]], list[str]]:

@@ -97,6 +97,7 @@ class ScriptedEar:
         return []
 
     def check_words(self, prompts: object, max_seat: int) -> None: ...
+    def set_mode(self, mode: str) -> None: ...
 
 
 class FlakySpeaker:

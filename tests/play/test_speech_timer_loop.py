@@ -87,6 +87,7 @@ class PacedEar:
         return []
 
     def check_words(self, prompts: object, max_seat: int) -> None: ...
+    def set_mode(self, mode: str) -> None: ...
 
 
 def timed_day(edit: Callable[[list[str | float], int], None]) -> tuple[Session, TimedMouth]:

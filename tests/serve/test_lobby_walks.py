@@ -4,7 +4,8 @@ host who says anything at any moment: the lobby's words and keys, counts and boa
 (with now and then a wrong one), and power cuts at random moments (an ear or a line that never returns: the
 next power-on takes up what was saved). Every run of the device must end only as asked: 0 after 关机 and its
 确认, 3 when the host's input ran out. An unexpected error in a game (injected) ends that game saved, says
-so, and the device goes back to the lobby.
+so, and the device goes back to the lobby. The microphone records in the lobby's mode at every lobby question
+and in the game's at every question of a game (`Ear.set_mode`: its larger blocks never reach a game).
 
 Each walk is one seed (`WALKS` of them; NARRATOR_WALKS=N for more, NARRATOR_WALKS_FROM=S to start at seed S):
 a failure names it, and `NARRATOR_WALK_SEED=S` walks that one alone."""
@@ -27,7 +28,7 @@ from rich.console import Console
 
 from narrator.engine.prompts import Prompt
 from narrator.judge.lines import Line
-from narrator.listen.base import Heard, Recording
+from narrator.listen.base import Heard, MicMode, Recording
 from narrator.listen.keypad import keys_to_words
 from narrator.play import store
 from narrator.play.config import Config
@@ -71,6 +72,8 @@ class Walk:
     """Everything the device said and heard, in order (the failure's context)."""
     exits: list[int | str] = field(default_factory=list)
     faults: int = 0
+    wrong_mode: list[str] = field(default_factory=list)
+    """Questions asked with the microphone in the other place's mode (none may be)."""
     device: WalkDevice | None = None
 
     def __post_init__(self) -> None:
@@ -96,6 +99,7 @@ class WalkEar:
         self.walk = walk
         self.closed = threading.Event()
         self.paused = False
+        self.mode: MicMode | None = None
 
     def listen(self, prompt: Prompt, max_seat: int, timeout_s: float | None = None) -> Heard | None:
         walk = self.walk
@@ -106,7 +110,10 @@ class WalkEar:
             self.closed.set()  # the host's input ran out
             return None
         walk.left -= 1
-        heard = self._lobby(prompt) if prompt.kind.startswith("lobby.") else self._game(prompt)
+        lobby = prompt.kind.startswith("lobby.")
+        if self.mode != ("lobby" if lobby else "game"):
+            walk.wrong_mode.append(f"{prompt.kind} with the microphone in {self.mode}")
+        heard = self._lobby(prompt) if lobby else self._game(prompt)
         walk.said.append(f"  ← {heard.text} ({heard.source})")
         return heard
 
@@ -154,6 +161,9 @@ class WalkEar:
 
     def check_words(self, prompts: Iterable[Prompt], max_seat: int) -> None:
         """Typed words: every word is heard."""
+
+    def set_mode(self, mode: MicMode) -> None:
+        self.mode = mode
 
 
 def heard_by_the_table(walk: Walk) -> Any:
@@ -208,6 +218,7 @@ def walk(seed: int, root: Path) -> Walk:
             continue
         walked.exits.append(code)
         assert code in (0, 3), walked.context()
+        assert not walked.wrong_mode, f"{walked.wrong_mode[:5]}\n{walked.context()}"
         if code == 0:
             assert walked.said[-1].endswith("关机了，再见。"), walked.context()
         if code == 3 and walked.left <= 0:

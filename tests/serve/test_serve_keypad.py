@@ -27,6 +27,9 @@ class DeadMic:
     def restart(self) -> bool:
         return False
 
+    def set_mode(self, mode: str) -> None:
+        """Gone: opened in this mode if it ever comes back."""
+
 
 class MicEar(QueueEar):
     source = "voice"
