@@ -53,10 +53,6 @@ def sounds(cache_dir: Path | None = None) -> SoundBank:
     return cached_sounds(default_cache_dir(cache_dir).parent)
 
 
-TABLE_LATENCY_S = 0.03
-"""s. PortAudio's suggested output latency of the table's stream in a game (`player`)."""
-
-
 def player(device: str | None, host_device: str | None = None, *, seed: int | None = None,
            console: Console | None = None, mixer: Mixer | None = None) -> Player:
     """A live Player (not started) on `device` ("default"/None, an index, a name, or pulse:SINK), with the
@@ -67,11 +63,10 @@ def player(device: str | None, host_device: str | None = None, *, seed: int | No
     from narrator.audio.pacing import Pacer
     from narrator.audio.playback import OutputConfig, Player
 
-    # The table at 30 ms (the line after the host's 开始 leaves ~25 ms sooner than at OutputConfig's 50 ms; in
-    # the room as many underflows of the night bed as at 50 ms, fewer than at "low": docs/benchmarks.md, "End
-    # of turn by meaning", session 5). The earpiece answers the host (read-backs, "还差一个"): PortAudio's low
-    # latency there (20 ms); a hiccup is a click in one ear, not in the table's night bed.
-    public = OutputConfig.parse(None if device == "default" else device, latency=TABLE_LATENCY_S)
+    public = OutputConfig.parse(None if device == "default" else device)
+    # The earpiece answers the host (read-backs, "还差一个"): PortAudio's low latency there (20 ms against
+    # the table's 50: docs/benchmarks.md, "End of turn by meaning"); a hiccup is a click in one ear, not in
+    # the table's night bed.
     host = OutputConfig.parse(host_device, latency="low") if host_device else None
     return Player(mixer or Mixer(), public, host, pacer=None if seed is None else Pacer(seed), console=console)
 
