@@ -248,6 +248,30 @@ class VoicedOnly:
         return self.mixer.voiced_until()
 
 
+def cue_fell(ear: Any, mixer: Mixer, start: float, end: float) -> dict[str, float]:
+    """dB by which the cue alone (nothing said) fell in the microphone's audio from `start` to `end` when the
+    table's output was taken out (narrator/listen/unmix.py) as `Mixer.heard_through` places it (every block by
+    its own stamp), and as it was placed before (the whole stretch from the Player's last stamp)."""
+    from narrator.audio.resample import resample
+    from narrator.listen.recognizer import SAMPLE_RATE as EAR_RATE
+    from narrator.listen.unmix import MARGIN_S, subtract
+
+    mic = ear._mic.between(start, end)
+    ref = mixer.heard_through(start - MARGIN_S, end + MARGIN_S, EAR_RATE)
+    frame, leaves_at, _ = mixer._stamps["all"]
+    played, history = mixer.frames_played("all"), mixer._history
+    a = frame + round((start - MARGIN_S - leaves_at) * SAMPLE_RATE)
+    b = min(played, frame + round((end + MARGIN_S - leaves_at) * SAMPLE_RATE))
+    if mic is None or ref is None or not np.any(mic) or a < played - len(history) or b <= a:
+        return {}
+    old = resample(history[np.arange(a, b) % len(history)], SAMPLE_RATE, EAR_RATE)
+
+    def db(x: np.ndarray) -> float:
+        return round(float(10 * np.log10(np.mean(x**2) / np.mean(mic**2))), 1)
+
+    return {"every_block": db(subtract(mic, ref, EAR_RATE)), "last_stamp": db(subtract(mic, old, EAR_RATE))}
+
+
 def cue(aec: str | None, trials: int, modes: tuple[str, ...] = ("through", "unmix")) -> list[dict[str, object]]:
     """The host's 法官，过 said over the speech timer's cue, the ear listening through it with and without the
     table's output subtracted (see the module docstring)."""
@@ -283,6 +307,7 @@ def cue(aec: str | None, trials: int, modes: tuple[str, ...] = ("through", "unmi
                 ear.start()
                 heard: list[tuple[float, str]] = []
                 said: list[tuple[float | None, float, float]] = []  # (offset, host start, host end) per trial
+                fell: list[dict[str, float]] = []  # per cue alone: how far taking it out brought it down
 
                 def collect(until: float, ear: MicEar = ear, heard: list[tuple[float, str]] = heard) -> None:
                     while time.monotonic() < until:
@@ -303,8 +328,12 @@ def cue(aec: str | None, trials: int, modes: tuple[str, ...] = ("through", "unmi
                                 said.append((offset, at, time.monotonic()))
                             else:
                                 said.append((None, start, start + len(clip) / SAMPLE_RATE))
+                                before = player.underflows
                             player.wait_drained(timeout_s=20)
                             collect(max(time.monotonic(), said[-1][2]) + 2.5)
+                            if offset is None:
+                                fell.append(cue_fell(ear, mixer, start, said[-1][2]) | {
+                                    "underflows": player.underflows - before})
                 finally:
                     ear.stop()
                 def within(a: float, b: float, heard: list[tuple[float, str]] = heard) -> list[str]:
@@ -321,6 +350,7 @@ def cue(aec: str | None, trials: int, modes: tuple[str, ...] = ("through", "unmi
                 spans = [(a, b) for _, a, b in said]
                 row["heard_outside"] = [h for t, h in heard if not any(a <= t <= b + AFTER_S for a, b in spans)]
                 row["heard"] = [h for _, h in heard]
+                row["cue_alone_fell_db"] = fell
                 out.append(row)
                 print(json.dumps(row, ensure_ascii=False), flush=True)
         finally:

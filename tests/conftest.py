@@ -42,12 +42,25 @@ def cores() -> int:
     return len(os.sched_getaffinity(0))
 
 
+REALTIME_WORKERS = "NARRATOR_REALTIME_WORKERS"
+"""The number of workers at normal priority (those that take the real-time tests), to measure another split."""
+
+
+def realtime_workers() -> int:
+    """One per core, or $NARRATOR_REALTIME_WORKERS. Three of four on two cores was measured (docs/benchmarks.md,
+    session 5): under the other engineers' load both whole runs failed a live-audio test on output underflows
+    (three real-time tests at once starve the player's 10 ms blocks), which two at a time did not."""
+    value = os.environ.get(REALTIME_WORKERS, "")
+    return int(value) if value.isdigit() and int(value) > 0 else cores()
+
+
 def is_niced(worker: str) -> bool:
-    """Workers gw0 … gw<cores-1> run at normal priority; the ones beyond (gw2, gw3 on two cores) at NICEST."""
-    return worker.startswith("gw") and worker[2:].isdigit() and int(worker[2:]) >= cores()
+    """Workers gw0 … gw<n-1> run at normal priority (n: realtime_workers()); the ones beyond at NICEST."""
+    return worker.startswith("gw") and worker[2:].isdigit() and int(worker[2:]) >= realtime_workers()
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"{LASTS}(seconds): a test far longer than the others: handed out first")
     if hasattr(config.option, "loadscopereorder"):  # groups are handed out in the order collected (below)
         config.option.loadscopereorder = False
     # Without xdist (`-n 0`) the run has a sound server of its own too: other runs on the machine (another
@@ -148,13 +161,22 @@ def group_and_order(items: list[pytest.Item]) -> None:
     # single slow tests such as the voice cache builds to the end, one worker busy while the other idled).
     slow_groups = {root(uses[i.nodeid][0]) for i in items if uses[i.nodeid] and i.get_closest_marker("slow")}
 
-    def part(item: pytest.Item) -> int:
+    def part(item: pytest.Item) -> tuple[int, float]:
+        """The part, then the longest first within it (`lasts`)."""
         grouped = bool(uses[item.nodeid])
+        lasts = item.get_closest_marker(LASTS)
+        first = -float(lasts.args[0]) if lasts is not None and lasts.args else 0.0
         if grouped and root(uses[item.nodeid][0]) in slow_groups:
-            return 0
-        return 1 if item.get_closest_marker("slow") else 2 if grouped else 3
+            return 0, first
+        return 1 if item.get_closest_marker("slow") else 2 if grouped else 3, first
 
     items.sort(key=part)
+
+
+LASTS = "lasts"
+"""`@pytest.mark.lasts(seconds)`: a test far longer than the others of its part (the short room game by voice):
+handed out before them, so the real-time workers do not end waiting on it (in the order collected it started
+a third of the way through the suite, and ended last)."""
 
 
 @pytest.hookimpl(optionalhook=True)

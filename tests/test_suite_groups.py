@@ -44,7 +44,8 @@ def run_suite(tmp_path: Path, suite: str, workers: int, passed: int, cpus: set[i
                             for arg in ("-p", f"no:{plugin}")),
                           "-W", "ignore::pytest.PytestUnknownMarkWarning", str(tmp_path)],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
-                         env={**os.environ, "MADE": str(tmp_path / "made.txt"), "RAN": str(tmp_path / "ran.txt")},
+                         env={**{k: v for k, v in os.environ.items() if k != "NARRATOR_REALTIME_WORKERS"},
+                              "MADE": str(tmp_path / "made.txt"), "RAN": str(tmp_path / "ran.txt")},
                          preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus))
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert f"{passed} passed" in run.stdout, run.stdout[-1000:]
@@ -115,20 +116,35 @@ def test_a_room_with_the_set_up(built, room, n):
 def test_reads_the_set_up_only(built):
     pass
 
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", range(3))
+def test_a_short_game_in_a_room(room, n):
+    pass
+
+
+@pytest.mark.slow
+@pytest.mark.lasts(300)
+def test_a_long_game_in_a_room(room):  # collected after the other slow ones, handed out first
+    pass
+
 '''
 
 
 def test_real_time_tests_run_first_and_only_on_workers_at_normal_priority(tmp_path: Path) -> None:
-    """Two CPUs (one if there is only one), twice as many workers: the ones beyond one per CPU run niced."""
+    """Two CPUs (one if there is only one), twice as many workers: the ones beyond one per CPU run niced; the
+    longest (`lasts`) first."""
     cpus = set(sorted(os.sched_getaffinity(0))[:2])
-    run_suite(tmp_path, REALTIME_SUITE, 2 * len(cpus), 37, cpus)
+    run_suite(tmp_path, REALTIME_SUITE, 2 * len(cpus), 41, cpus)
     ran = [line.split() for line in (tmp_path / "ran.txt").read_text().splitlines()]
     normal = os.getpriority(os.PRIO_PROCESS, 0)
     nice = {worker: int(prio) for worker, prio, _, _ in ran}
     realtime = {name for _, _, real, name in ran if real == "1"}
-    assert len(realtime) == 4 + 4 + 1 + 3, "a test using `pulse`, directly or not, or marked, is real-time"
+    assert len(realtime) == 4 + 4 + 1 + 3 + 3 + 1, "a test using `pulse`, directly or not, or marked, is real-time"
     assert {nice[worker] for worker, _, _, name in ran if name in realtime} == {normal}, "a real-time test niced"
     assert {prio for worker, prio in nice.items() if int(worker[2:]) >= len(cpus)} == {19}, "no niced worker ran"
+    [long] = [worker for worker, _, _, name in ran if name == "test_a_long_game_in_a_room"]
+    assert next(name for worker, _, _, name in ran if worker == long) == "test_a_long_game_in_a_room", "not first"
     group = {worker for worker, _, _, name in ran if "set_up" in name}
     assert len(group) == 1 and nice[group.pop()] == normal, "the group holding a real-time test was split or niced"
     assert len((tmp_path / "made.txt").read_text().splitlines()) == 1

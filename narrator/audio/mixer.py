@@ -28,9 +28,10 @@ last sample has left the device. The bed does not count (the ear listens over it
 ``LISTENED_THROUGH`` (the speech timer's cue: the ear listens through it).
 
 What the table played (``heard_through(start, end)``): the mixer keeps the last ``HISTORY_S`` of the public
-channel as it was handed out, and where the listened-through sounds lay in it; the ear, after an utterance that
-overlapped one, takes that sound out of the microphone's audio (narrator/listen/unmix.py) — in a room without
-an echo canceller the cue is louder than the host at the microphone.
+channel as it was handed out, where the listened-through sounds lay in it, and every block's stamp (where it
+left the device: an underflow delays every block after it, so one stamp cannot place them all); the ear, after
+an utterance that overlapped such a sound, takes it out of the microphone's audio (narrator/listen/unmix.py) —
+in a room without an echo canceller the cue is louder than the host at the microphone.
 """
 
 from __future__ import annotations
@@ -62,6 +63,16 @@ nor a command word. Deaf to it, the ear lost every 法官，过 the host said ov
 were heard and the cue was never taken for one (docs/benchmarks.md, "The timer's cue")."""
 HISTORY_S = 12.0
 """s. How much of the table's output the mixer keeps for `heard_through` (a whole utterance and its margins)."""
+STAMPS = 4096
+"""Blocks of the public channel whose stamps the mixer keeps for `heard_through` (more than `HISTORY_S` of the
+Player's 10 ms blocks)."""
+GAP_S = 0.002
+"""s. Where the stamps say the table's blocks began to leave the device this much later (or sooner) than the
+frames before them say, the device played a gap (an underflow): `placed`. Less is the stamps' jitter."""
+WINDOW = 5
+"""Stamps (10 ms blocks) a block's level is read over (`placed`): longer than a stray stamp lasts."""
+STEP_S = 0.05
+"""s. A stretch between two gaps shorter than this is taken for late stamps before the second (`placed`)."""
 STALE_S = 3.0
 """s. A channel whose player stamped nothing for this long is not playing (its device is gone; PulseAudio
 may hold a new stream ~2 s before its first period)."""
@@ -155,6 +166,9 @@ class Mixer:
         """(frame, when it leaves the device, when stamped) per channel played live; None: not played live."""
         self._history = np.zeros(round(HISTORY_S * SAMPLE_RATE), np.float32)
         """The public channel's last frames as handed out (frame f at f % len): `heard_through`."""
+        self._placed = np.zeros((STAMPS, 2), np.float64)
+        """(frame, when it leaves the device) of the public channel's last stamps, stamp n at row n % STAMPS."""
+        self._placed_n = 0
         self._through = np.full((8, 2), -1, np.int64)
         """[first, end) public frames of the last listened-through sounds (a ring of rows, consumer-written)."""
         self._through_row = 0
@@ -239,8 +253,15 @@ class Mixer:
     # --- what is playing (for the ear) -------------------------------------------------------------------
 
     def stamp(self, channel: str, frame: int, leaves_at: float, now: float | None = None) -> None:
-        """The live player's word: channel frame `frame` leaves the device at `leaves_at` (time.monotonic)."""
+        """The live player's word: channel frame `frame` leaves the device at `leaves_at` (time.monotonic).
+        Said for every block it hands the device (the frames from `frame` on): the audio thread's cost is
+        two stores into a preallocated ring."""
         self._stamps[channel] = (frame, leaves_at, time.monotonic() if now is None else now)
+        if channel == "all":
+            row = self._placed_n % STAMPS
+            self._placed[row, 0] = frame
+            self._placed[row, 1] = leaves_at
+            self._placed_n += 1
 
     def unstamp(self, channel: str) -> None:
         """The channel's live output closed: nothing queued on it will play until it is stamped again."""
@@ -268,22 +289,33 @@ class Mixer:
 
     def heard_through(self, start: float, end: float, rate: int = SAMPLE_RATE) -> np.ndarray | None:
         """What the table played (at `rate`) that left the device from `start` to `end` (time.monotonic),
-        when a listened-through line (LISTENED_THROUGH) was among it: a copy from the history; None when none
-        was, or the table is not played live, or the stretch's start is no longer in the history. A stretch that
-        reaches past what has been handed out yet ends there."""
-        stamp = self._stamps["all"]
-        if stamp is None or end <= start:
+        when a listened-through line (LISTENED_THROUGH) was among it: a copy from the history, each block where
+        its stamp places it (`placed`: silence where the device underflowed); None when none was, or the table
+        is not played live, or the stretch's start is no longer in the history. A stretch that reaches past
+        what has been handed out yet ends there."""
+        if self._stamps["all"] is None or end <= start:
             return None
-        frame, leaves_at, _ = stamp
-        a = frame + round((start - leaves_at) * SAMPLE_RATE)
-        b = frame + round((end - leaves_at) * SAMPLE_RATE)
         played, size = self._frames["all"], len(self._history)
-        b = min(b, played)  # not handed out yet: what is asked for reaches into the future
-        if a < max(0, played - size) or b <= a:
+        count = self._placed_n
+        rows = self._placed[np.arange(count - min(count, STAMPS - 2), count) % STAMPS]  # not the row being written
+        if not len(rows):
             return None
+        frames, firsts = placed(rows[:, 0], rows[:, 1])
+        out_until = firsts[-1] + (played - frames[-1]) / SAMPLE_RATE  # when what has been handed out ends
+        at = start + np.arange(round((min(end, out_until) - start) * SAMPLE_RATE)) / SAMPLE_RATE
+        block = np.maximum(np.searchsorted(firsts, at + 0.5 / SAMPLE_RATE, side="right") - 1, 0)  # to the sample
+        frame = frames[block] + np.rint((at - firsts[block]) * SAMPLE_RATE).astype(np.int64)
+        if not len(frame) or frame[0] < max(0, played - size):
+            return None
+        ends = np.append(frames[1:], played)  # each block's frames end where the next one's begin
+        sounding = frame < ends[block]  # else a gap: the device played nothing meanwhile
+        if not sounding.any():
+            return None
+        a, b = int(frame[sounding].min()), int(frame[sounding].max()) + 1
         if not any(first < b and (last < 0 or last > a) for first, last in self._through.tolist() if first >= 0):
             return None
-        return resample(self._history[np.arange(a, b) % size], SAMPLE_RATE, rate)
+        out = np.where(sounding, self._history[frame % size], np.float32(0.0)).astype(np.float32)
+        return resample(out, SAMPLE_RATE, rate)
 
     @property
     def bed(self) -> str:
@@ -419,3 +451,32 @@ class Mixer:
             np.multiply(tmp, env, out=tmp)
             np.add(dest, tmp, out=dest)
         self._voices[:] = [v for v in self._voices if v.target > 0 or v.fade.value > 0]
+
+
+def placed(frames: np.ndarray, leaves_at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where the stamped blocks played: (their first frames, when each block's first frame left the device),
+    in stamp order, from the player's stamps (`frames[i]` leaves at `leaves_at[i]`).
+
+    Blocks played without a gap between them left 1/SAMPLE_RATE s per frame after one another: their offsets
+    (leaves_at − frame / SAMPLE_RATE) agree. An underflow (the device ran dry and played silence) moves every
+    block after it; a stamp may be late by the callback's wake-up, and PortAudio's figure for the first block
+    after an underflow is off. So the offsets are a staircase with stray stamps above it: each block's level is
+    the earliest offset among it and the next `WINDOW` stamps (strays never last that long), a change of
+    level by more than `GAP_S` starts a new step, and every block of a step is placed by the step's earliest
+    offset — one offset per stretch played without a gap, so the copy is continuous sample for sample between
+    gaps. A step shorter than `STEP_S` before another, or the last, joins the step before it (late stamps
+    around a gap, or the newest stamps' own)."""
+    offset = leaves_at - frames / SAMPLE_RATE
+    padded = np.concatenate([offset, np.full(WINDOW - 1, np.inf)])
+    level = np.lib.stride_tricks.sliding_window_view(padded, WINDOW).min(axis=1)
+    starts = [0]
+    for i in (np.flatnonzero(np.abs(np.diff(level)) > GAP_S) + 1).tolist():
+        if len(starts) > 1 and frames[i] - frames[starts[-1]] < STEP_S * SAMPLE_RATE:
+            starts.pop()  # the step before this one was too short to be one
+        starts.append(i)
+    if len(starts) > 1 and frames[-1] - frames[starts[-1]] < STEP_S * SAMPLE_RATE:
+        starts.pop()
+    first = np.array(starts)
+    step = np.cumsum(np.isin(np.arange(len(offset)), first)) - 1
+    settled = np.minimum.reduceat(offset, first)[step]
+    return frames.astype(np.int64), settled + frames / SAMPLE_RATE

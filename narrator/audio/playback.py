@@ -124,9 +124,10 @@ class _Channel:
 
     def leaves_at(self, time_info: Any) -> float:
         """time.monotonic() when the block being written leaves the device: PortAudio's own figure for
-        this block (DAC time − now) when it gives a sane one, else the stream's latency."""
-        ahead = float(time_info.outputBufferDacTime - time_info.currentTime) if time_info is not None else 0.0
-        if not 0.0 < ahead < 1.0:
+        this block (DAC time − now) when it gives a sane one, else the stream's latency. Right after an
+        underflow the device holds nothing: the block leaves at once (0: PortAudio's figure, kept)."""
+        ahead = float(time_info.outputBufferDacTime - time_info.currentTime) if time_info is not None else -1.0
+        if not 0.0 <= ahead < 1.0:
             ahead = float(self.stream.latency)
         return time.monotonic() + ahead
 

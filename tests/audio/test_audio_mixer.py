@@ -198,6 +198,7 @@ def test_enqueue_refuses_stereo() -> None:
 
 
 def test_pull_allocates_nothing_per_block() -> None:
+    """Nor does the block's stamp (a store into the mixer's ring)."""
     mixer = Mixer(builtin_sounds(), MixerConfig(max_block=4096))
     mixer.enqueue(voiced_burst(2.0), "all", 0.5, cue="bell", bed="night")
     mixer.enqueue(voiced_burst(2.0), "all", 0.5, bed="day")  # crossfade while ducked: every code path
@@ -206,8 +207,10 @@ def test_pull_allocates_nothing_per_block() -> None:
     tracemalloc.start()
     try:
         base = tracemalloc.get_traced_memory()[0]
-        for _ in range(20):
+        for i in range(20):  # what the Player's callback does per block: the pull, then the block's stamp
+            frame = mixer.frames_played("all")
             mixer.pull_public_into(out)
+            mixer.stamp("all", frame, 100.0 + i * 0.17, now=100.0)
         peak = tracemalloc.get_traced_memory()[1] - base
     finally:
         tracemalloc.stop()
@@ -292,3 +295,36 @@ def test_what_the_table_played_over_the_cue_is_kept_for_the_ear() -> None:
     assert at16k is not None and len(at16k) == 16_000
     mixer.pull(round(HISTORY_S * SR))  # the cue is out of the history
     assert mixer.heard_through(101.0, 102.0) is None
+
+
+def test_each_block_of_the_table_is_placed_where_it_played_gaps_included() -> None:
+    """The device underflowed (80 ms of silence) in the middle of the cue: every block after the gap left later
+    than the frames before it say. The Player stamps every block, late by its callback's wake-up (0-4 ms; now
+    and then one on time), never early; what the mixer gives the ear is what left the device, sample for
+    sample, the gap silent — not (as with the last stamp alone) the whole stretch 80 ms early before the gap."""
+    from narrator.audio.mixer import placed
+    from narrator.judge.script import Script
+
+    rng = np.random.default_rng(7)
+    mixer = Mixer(builtin_sounds())
+    mixer.switch_bed("day")
+    device = np.zeros(4 * SR, np.float32)  # what left the device, on the ear's clock (t = 100 + index / SR)
+    gap_at, gap = round(1.5 * SR), round(0.08 * SR)
+    for i in range(3 * SR // 240):
+        frame = mixer.frames_played("all")
+        if frame == SR:
+            mixer.enqueue_line(Script("zh-Hans").line("timer", "speech.warning"), voiced_burst(1.0), 0.0)
+        block, _ = mixer.pull(240)
+        at = frame + (gap if frame >= gap_at else 0)
+        device[at : at + 240] = block
+        late = rng.uniform(0.0, 0.004) if i % 10 else 0.0  # one callback in ten runs at once
+        mixer.stamp("all", frame, 100.0 + at / SR + late, now=100.0)
+    got = mixer.heard_through(100.9, 102.9)
+    assert got is not None
+    np.testing.assert_array_equal(got, device[round(0.9 * SR) : round(2.9 * SR)])
+    assert not got[round(0.6 * SR) + 1 : round(0.68 * SR)].any()  # the gap: the device played nothing
+    frames = np.arange(40) * 240.0
+    late = np.tile([0.0, 0.003, 0.001, 0.004], 10)  # the last stamps before the gap late: not a gap of their own
+    gap = np.where(np.arange(40) >= 20, 0.06, 0.0)
+    _, leaves = placed(frames, frames / SR + gap + late)
+    np.testing.assert_allclose(leaves - frames / SR, gap)

@@ -133,6 +133,9 @@ class GameRun:
     """Stop `narrator` once the host is done (a part of a game)."""
     cut_power_when_done: bool = False
     """SIGKILL `narrator` once the host is done (the power is cut)."""
+    held_s: float = 10.0
+    """s the host waits to hear a table line the judge has printed (it is synthesised first, and may be held
+    by the table's fair wait) before he takes the judge as finished and speaks."""
 
     def unprompted(self, lines: list[tuple[float, str]], within_s: float = REPLY_S) -> list[str]:
         """Those of `lines` that no utterance of the host's had just ended before (within `within_s`): the ear
@@ -298,7 +301,7 @@ def answer(run: GameRun, ears: Listening, kind: str, words: str, pack: Pack, tak
             continue
         t, line = new[-1]
         if "🎧" not in line:
-            judge_started(run, t)  # printed before it is played: the host waits for it
+            judge_started(run, t, timeout_s=run.held_s)  # printed before it is played: the host waits for it
         wait_judge(run, ears, quiet_s, timeout_s=60)
         if taken():
             return
@@ -406,8 +409,8 @@ def wait_judge(run: GameRun, ears: Listening, quiet_s: float = QUIET_S, timeout_
     deadline = time.monotonic() + timeout_s
     while True:
         table = [t for t, line in run.printed if line.startswith("🔊")]
-        if table and time.monotonic() - table[-1] < 10:  # a table line printed, not yet played (synthesised
-            judge_started(run, table[-1], timeout_s=10 - (time.monotonic() - table[-1]))  # first): not finished
+        if table and time.monotonic() - table[-1] < run.held_s:  # a table line printed, not yet played
+            judge_started(run, table[-1], timeout_s=run.held_s - (time.monotonic() - table[-1]))  # not finished
         ears.wait_quiet(quiet_s, timeout_s=max(1.0, deadline - time.monotonic()))
         hosts = [(t, line) for t, line in run.printed if line.lstrip().startswith("🎧")]
         if not hosts:
@@ -511,11 +514,19 @@ def first_day_steps(scripted: Scripted) -> list[tuple[str, str]]:
     return [("start", "开始"), *zip(kinds[:end], scripted.utterances[:end], strict=True)]
 
 
+HELD_S = 120.0
+"""s the host of the first day waits to hear a table line printed: the call of a dead player's last words is
+printed at once and played after the fair wait of the skill call before it (12-20 s through the room); a host
+who ended the last words before he heard them called spoke to a judge not yet listening, and said it again
+15 s later (HEARD_S)."""
+
+
 def play_first_day(room: Room, tmp: Path, seed: int, pace: float = 0.1, timeout_s: float = 600) -> GameRun:
     """FIRST_DAY's night 1 and day 1 by voice (the host ends each speech with 法官，过), under the default
     read-back policy; `narrator` is stopped once the host is done."""
     scenario = Scenario.from_dict({**FIRST_DAY, "seed": seed}, name=f"room-first-day-{seed}")
-    run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), tmp / "data", stop_when_done=True)
+    run = GameRun(scenario, host_script(scenario), Run(scenario).execute(), tmp / "data", stop_when_done=True,
+                  held_s=HELD_S)
 
     def host(run: GameRun, ears: Listening, done: threading.Event) -> None:
         while not run.printed and not done.is_set():

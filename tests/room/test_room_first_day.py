@@ -22,7 +22,7 @@ from roomkit import Room
 
 from narrator.play.store import all_games
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.lasts(300)]  # the longest real-time test: started first
 
 
 @pytest.mark.parametrize("room", [None], indirect=True)

@@ -74,9 +74,8 @@ NIGHT_ONE = 3
 """The second game's answers before the power cut: into the first night (the guard's and the wolves'
 identifications and the guard's protection taken; the 狼王's identification is being asked)."""
 PACK = load_pack("ko")
-NOT_YET = ("NARRATOR_ROOM_GAME=1: an opt-in benchmark — two 12-player games by voice through the room take an hour "
-           "or more; the last run (docs/benchmarks.md) got through the lobby, a whole game (journal = simulate), "
-           "再来一局, the power cut, 继续 and the resumed first night, 0 wrong answers taken; stopped at its day 1")
+NOT_YET = ("NARRATOR_ROOM_GAME=1: an opt-in benchmark — two 12-player games by voice through the room take half an "
+           "hour or more (passed end to end in 29 min at load 10–16, 0 wrong answers taken: docs/benchmarks.md)")
 TRIES = 6
 LOBBY_QUIET_S = 1.2
 """s of the judge's silence before the host answers the lobby."""
