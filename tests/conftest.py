@@ -48,8 +48,9 @@ REALTIME_WORKERS = "NARRATOR_REALTIME_WORKERS"
 
 def realtime_workers() -> int:
     """One per core, or $NARRATOR_REALTIME_WORKERS. Three of four on two cores was measured (docs/benchmarks.md,
-    session 5): under the other engineers' load both whole runs failed a live-audio test on output underflows
-    (three real-time tests at once starve the player's 10 ms blocks), which two at a time did not."""
+    session 5): the real-time half ends ~200 s sooner, but under the other engineers' load both whole runs lost a
+    live-audio test to output underflows (and one of two runs with two lost two real-time tests): one per core
+    until quiet runs decide."""
     value = os.environ.get(REALTIME_WORKERS, "")
     return int(value) if value.isdigit() and int(value) > 0 else cores()
 
