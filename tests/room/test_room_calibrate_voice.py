@@ -9,9 +9,10 @@ stand-in hear him.
 
 What must hold, whatever the room makes of his words: every word came back one utterance each (the
 calibration ran), the config holds what it found, no form dropped is one he said or the last of its word, the
-drops never heard him worse; where his 七号 was read as the decoy and his 一号 got through, the decoy is what was
-dropped; and a word none of whose samples got through loses no form for what others were read as (which of its
-forms is his is not known: CI dropped 十号's 열번째, his own, when his 十号 was misheard and 十二号 read as it)."""
+drops never heard him worse; the decoy does not end the calibration still taking his 七号 while his 一号 gets
+through (it is dropped, or an earlier drop moved his 七号 elsewhere); and a word none of whose samples got
+through loses no form for what others were read as (which of its forms is his is not known: CI dropped 十号's
+열번째, his own, when his 十号 was misheard and 十二号 read as it)."""
 
 from __future__ import annotations
 
@@ -117,10 +118,11 @@ def test_calibration_by_voice_through_the_room(room: Room, table: tuple[Mixer, P
     assert result.right_after >= result.right_before and result.wrong_after <= sum(
         1 for r in result.before if not r.right and r.words), report
     before = {r.sample.expect: r for r in result.before}
-    if before["七号"].words == DECOY[0] and before[DECOY[0]].right:
-        # his 일곱 was read as the decoy and his 一号 got through in its own form: the calibration must have found it
-        assert DECOY in [(h, f) for h, f, _ in result.dropped], report
-        assert DECOY[1] not in result.kept[DECOY[0]], report
+    after = {r.sample.expect: r for r in result.after}
+    # The decoy never outlives what it does: at the end his 일곱 is not read as it while his 一号 gets through in its
+    # own form (then dropping it costs nothing). Read at the end, not at the start: an earlier drop can move his
+    # 七号 elsewhere (CI: 五号's 오 dropped first, his 七号 then read as 四号 and the decoy no longer a suspect).
+    assert not (after["七号"].words == DECOY[0] and after[DECOY[0]].right), report
     for word in before:  # a word none of his samples got through keeps every form: any may be his
         if not any(o.right for o in [*result.before, *result.after] if o.sample.expect == word):
             assert word not in {h for h, _, why in result.dropped if "was read as it" in why}, (word, report)
