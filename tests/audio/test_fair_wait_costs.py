@@ -44,6 +44,17 @@ def answered(c: Conductor, after_s: float, then: Line) -> None:
     c.say([then])
 
 
+def read_back_round(c: Conductor, question: Line | None, first_s: float) -> None:
+    """The step's end: the host asked `question` (None: nobody was asked, the step just closes) answers it
+    `first_s` later, the judge reads it back, his 对 2 s later, and the step closes."""
+    if question is None:
+        c.say([CLOSE])
+        return
+    c.say([question])
+    answered(c, first_s, READ_BACK)
+    answered(c, 2.0, CLOSE)
+
+
 def next_line_after(c: Conductor, line: Line) -> float:
     """s from the end of `line` to the start of the table's next line."""
     placed = [p for p in c.timeline if p.line.to == "all"]
@@ -73,12 +84,7 @@ def test_a_gesture_word_counts_the_answer_time_without_repairs(asked: bool) -> N
     shown by a gesture (no question): 2 × `word_s` + (2 × 2 + 3) + 2 = 11 s, whether he was asked or not."""
     c = conductor(read_backs=1)
     c.say([STATUS])
-    if asked:
-        c.say([IDENTIFY_Q])
-        answered(c, 2.0, READ_BACK)
-        answered(c, 2.0, CLOSE)
-    else:
-        c.say([CLOSE])
+    read_back_round(c, IDENTIFY_Q if asked else None, 2.0)
     assert next_line_after(c, STATUS) == 2 * 1.0 + (2 * 2.0 + 3.0) + 2.0
 
 
@@ -97,10 +103,5 @@ def test_a_try_after_a_repair_counts_the_time_measured_at_one(asked: bool) -> No
     answered(c, 2.0, CLOSE)
     assert (c.answer_s, c.again_s) == (6.0, 2.0)
     c.say([ASK])
-    if asked:
-        c.say([CHECK_Q])
-        answered(c, 6.0, READ_BACK)
-        answered(c, 2.0, CLOSE)
-    else:
-        c.say([CLOSE])
+    read_back_round(c, CHECK_Q if asked else None, 6.0)
     assert next_line_after(c, ASK) == 1.0 + 6.0 + 2.0 + 3.0
