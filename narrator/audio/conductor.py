@@ -51,7 +51,9 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   asked or not), or he is slower now than at the wolves' questions (at a decision or a 过 alike) — the table
   hears `please_wait` at that moment, once, then its next line when it is due and said. `wake()` says it
   when due (the live loop calls it while it
-  listens; `wait_until` does offline).
+  listens; `wait_until` does offline). The wait, bound included, counts from the line's end — or from when
+  the host has heard the lines said to him before the first night (`_briefed`: the gesture conventions; nothing
+  is secret yet, so alike in every game of the preset), when those still play: his question comes after them.
 - **撤销 is a repair** (`UNDONE`, the host's line that says it was done) of the question he was at: his
   撤销 is a try there, and so is each word he gives again until that question is asked again and answered;
   each batch of the judge's lines after one (`UNDONE` and the answer taken back asked again, a 过 owed, the
@@ -181,6 +183,9 @@ class _Wait:
     the table has heard "请稍等" since (`told`), and the host's answers since (`took`)."""
 
     said: int
+    """Frame from which the host's words are counted: the line's end, or later while the host still hears the
+    lines said to him before the first night (`Conductor._briefed`) — public, so alike in every game of the
+    preset; his question comes after them."""
     end: int
     words: int
     key: str
@@ -279,6 +284,10 @@ class Conductor:
         self._open: _Asked | None = None  # the host question being answered (timed), repairs and all
         self._timed = False  # the host's answer was measured since the last table line
         self._word: _Wait | None = None  # the last table line's wait for the host's words
+        self._briefed = 0
+        """Frame from which the host has heard the host lines said before the first night (the gesture conventions,
+        the set-up's advice: nothing is secret yet) and may hear his first question: a step's wait for his words
+        counts from there when the table's question ends sooner (`_Wait.said`)."""
         self._undone = False  # 撤销 at an untimed question since the last table line: the round is not timed
         self._wait_pacer = Pacer(sub_seed(seed, "table.please_wait"), self.table)
         self.timeline: list[Placed] = []
@@ -384,11 +393,13 @@ class Conductor:
             lead = start - max(now, self._end[ch])
             self._tickets[ch] = self.mixer.enqueue_line(line, clip, (end - said) / SR, lead_s=lead / SR)
         self._end[ch], self._said[ch] = end, said
+        if ch == "host" and self.phase == "pregame":
+            self._briefed = end
         words = self.host_words
         if ch == "all" and wait_at is None and not aside:
             self._timed = self._undone = False
             if line.words > 0 and words is not None:
-                self._word = _Wait(said, end, line.words, line.key, line.text,
+                self._word = _Wait(max(said, self._briefed), end, line.words, line.key, line.text,
                                    confirms=line.confirms if self._expected == 0 else 0,
                                    gestures=min(line.gestures, line.words))
         p = Placed(line, start / SR, speech / SR, said / SR, end / SR, self.phase)
