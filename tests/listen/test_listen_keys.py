@@ -401,7 +401,7 @@ def test_a_long_utterance_is_talk_and_waits_for_the_long_silence() -> None:
     the recogniser the utterance again): five seconds of voice are talk, ended by the long silence."""
     import numpy as np
 
-    from narrator.listen.vad import EndpointConfig, Endpointer
+    from narrator.listen.vad import Endpointer
     from narrator.listen.voice import VoiceEar
 
     rec = SaysSeven()
