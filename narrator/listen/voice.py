@@ -17,9 +17,10 @@ last word may grow (여섯 of 여섯째) after `complete_s`. Where several seats
 when every reading is that same answer, else it is asked again after `complete_many_s`. When it is not, the
 utterance goes on.
 
-An utterance over a sound the ear listens through (the timer's cue) in which nothing was heard is decoded
-again from the microphone's audio minus what the table played (narrator/listen/unmix.py), when the device
-knows it (`follow` a `Replaying` port: the Mixer).
+An utterance over a sound the ear listens through (the timer's cue) is decoded again from the microphone's
+audio minus what the table played, silent where the table was all it heard (narrator/listen/unmix.py), when
+the device knows it (`follow` a `Replaying` port: the Mixer); that reading decides, the mixture's only when
+it holds nothing.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from narrator.listen.base import Context, Heard, Playing, QueueEar, Replaying, S
 from narrator.listen.grammar import UNK, WAKE_KINDS, Grammar
 from narrator.listen.recognizer import SAMPLE_RATE, Recognizer
 from narrator.listen.turn import Turn
-from narrator.listen.unmix import MARGIN_S, MicHistory, subtract
+from narrator.listen.unmix import MARGIN_S, MicHistory, host_only, subtract
 from narrator.listen.vad import Endpointer
 
 ECHO_TAIL_S = 0.35
@@ -191,23 +192,24 @@ class VoiceEar(QueueEar):
             self._kept.append(np.concatenate(self._utt_audio))
             self._utt_audio = []
         heard = self.decode(start, t)
-        if heard is None and (unmixed := self._unmixed(start, t)) is not None:
-            self.recognizer.reset()  # heard over the cue, and nothing in it: again without the cue
+        if (unmixed := self._unmixed(start, t)) is not None:
+            self.recognizer.reset()  # heard over the cue: his words alone decide, the mixture only if they hold nothing
             self.recognizer.accept(unmixed)
-            heard = self.decode(start, t)
+            heard = self.decode(start, t) or heard
         if heard is not None and self.context is not None:
             self.post(heard)
 
     def _unmixed(self, start: float, end: float) -> np.ndarray | None:
-        """The utterance's audio minus what the table played, when it overlapped a sound the ear listens
-        through and the device knows what it played (narrator/listen/unmix.py); else None."""
+        """The utterance's audio without what the table played, and silent where the table was all the
+        microphone heard (`host_only`), when it overlapped a sound the ear listens through and the device
+        knows what it played (narrator/listen/unmix.py); else None."""
         playing = self.playing
         if not isinstance(playing, Replaying):
             return None
         start -= self.endpointer.cfg.preroll_s  # the recogniser heard the pre-roll too
         table = playing.heard_through(start - MARGIN_S, end + MARGIN_S, SAMPLE_RATE)
         mic = None if table is None else self._mic.between(start, end)
-        return None if table is None or mic is None else subtract(mic, table, SAMPLE_RATE)
+        return None if table is None or mic is None else host_only(mic, subtract(mic, table, SAMPLE_RATE), SAMPLE_RATE)
 
     def decode(self, start: float, end: float) -> Heard | None:
         """The recogniser's readings as host words; None when nothing was heard ([unk] or empty). Where
