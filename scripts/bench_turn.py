@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End of turn by meaning, offline (narrator/listen/turn.py): is any answer cut short?
 
-    python scripts/bench_turn.py [--complete 0.09] [--complete-off 0.35] [--snr 10]
+    python scripts/bench_turn.py [--closed 0.12] [--complete 0.15] [--complete-off 0.35] [--snr 10]
 
 Every one-word answer the Korean stand-in offers at a seat prompt, a yes/no prompt and before the start
 (grammars/ko.yaml: the 18 seats, 没有, 救/不救, 开始, the controls), and the wolves' four seats with the
@@ -10,7 +10,8 @@ for `HESITATE_S` before the last seat), said by espeak-ng's
 Korean at three speeds, alone and over the night bed: the real VoiceEar (Silero VAD, Vosk Korean model)
 hears each clip. Counted: utterances that ended before the voice did (cut short: the end of speech before
 the clip's last loud sample), clips heard as more than one utterance, and how each turn ended (by meaning
-after `--complete` s of frames under `--complete-off`, or by the long trailing silence), with the end's lag
+after `--closed` s of frames under `--complete-off` where the answer's last word begins no longer one,
+`--complete` s where it may, or by the long trailing silence), with the end's lag
 after the voice (p50/p95). Prints one JSON object. Not a timed test: the figures go in docs/benchmarks.md.
 """
 
@@ -95,6 +96,8 @@ def said(text: str, speed: int, gap: int) -> np.ndarray:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--complete", type=float, default=EndpointConfig.complete_s)
+    parser.add_argument("--closed", type=float, default=EndpointConfig.complete_closed_s,
+                        help="s: the short silence of a whole answer whose last word begins no longer word")
     parser.add_argument("--complete-off", type=float, default=EndpointConfig.complete_off)
     parser.add_argument("--snr", type=float, default=10.0, help="dB of the voice over the night bed")
     args = parser.parse_args()
@@ -113,6 +116,7 @@ def main() -> None:
                 audio = mix(voice, bed, snr, offset=clips * 7919, lead_s=0.5, tail_s=1.5)
                 ear = FileEar(audio, Recognizer(model), grammar,
                               Endpointer(SileroVad(), EndpointConfig(complete_s=args.complete,
+                                                                      complete_closed_s=args.closed,
                                                                       complete_off=args.complete_off)), tail_s=0.0)
                 ends = []
                 ear.on_end = ends.append
@@ -130,7 +134,8 @@ def main() -> None:
                     lags["by meaning" if lag < EndpointConfig.trailing_s else "by silence"].append(lag * 1000)
     pct = {k: {"n": len(v), "p50_ms": round(float(np.percentile(v, 50))) if v else None,
                "p95_ms": round(float(np.percentile(v, 95))) if v else None} for k, v in lags.items()}
-    print(json.dumps({"complete_s": args.complete, "complete_off": args.complete_off, "clips": clips,
+    print(json.dumps({"complete_closed_s": args.closed, "complete_s": args.complete,
+                      "complete_off": args.complete_off, "clips": clips,
                       "cut_short": cut, "split": split,
                       "end_after_voice": pct}, ensure_ascii=False, indent=1))
 

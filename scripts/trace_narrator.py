@@ -10,7 +10,7 @@ Runs the real CLI in this process after wrapping a few methods, each of which ap
     vad_end     the VAD decided the utterance ended (VoiceEar, after the trailing silence); "capture_t": the
                 ear's clock for that end (the microphone's capture time of the last frame); "complete": ended
                 by meaning (narrator/listen/turn.py), stamped when the short silence was reached; "stage":
-                1 at `complete_s` with every reading agreeing (several seats asked), 2 at the last short silence
+                the short silences reached, 1 at `complete_closed_s`, 2 at `complete_s`, 3 at `complete_many_s`
     final       the decoder's final result is out (Recognizer.final, or Recognizer.peek with "peek"; "took" s)
     vad_start   the VAD started an utterance ("context": the prompt the ear listens for, or None)
     decoded     what the ear made of an utterance ("text": the Heard's, None when nothing)

@@ -13,7 +13,13 @@ only for what is missing or in doubt:
 * **One seat at a time.** After two misses at one question (a refusal, or 不对), the judge offers the seats
   one at a time — those the recogniser's readings at this question point at most first (named in the most
   of the host's utterances, then the highest among the N-best) — and names the keypad key for each
-  ("是七号吗？说对或不对，也可以在键盘上按7和回车。"); 对 / 不对 are what the ear reads best.
+  ("是七号吗？说对或不对，也可以在键盘上按7和回车。"); 对 / 不对 are what the ear reads best. The ear listens for
+  对 / 不对 and every seat of the question (`listening`): another seat said at an offer is heard as itself — a
+  correction, read back like any seat (at a one-seat question the seat offered is declined) —, where with
+  the offered seat alone in the grammar it came back as a bare 对 54 times in 528 (`scripts/bench_offer.py`,
+  docs/benchmarks.md; 3 in 528 with every seat, 对 and 不对 read as before). "九号 确认" at the offer of
+  九号 — the seat offered and 对, nothing else (`offer_confirmed`) — is a 对: the room read the host's 맞아 so
+  eight times in a row.
 
 Nothing here is taken without the host's 对 or his own keys: a gathered answer goes through the same
 read-back policy as any other (narrator/listen/doubt.py). `Gathered` is the state; the functions are pure.
@@ -22,6 +28,7 @@ read-back policy as any other (narrator/listen/doubt.py). `Gathered` is the stat
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from narrator.engine.answers import Seats, VoteResult
@@ -128,6 +135,15 @@ def partial(text: str, prompt: Prompt) -> tuple[int, ...]:
     return tuple(named) if all(s in prompt.seats for s in named) else ()
 
 
+def offer_confirmed(text: str, offer: int, control: Callable[[str], str | None]) -> bool:
+    """"九号 确认" / "确认 九号" at the offer of 九号: 对 (one or more) and the seat offered, nothing else — no other
+    word, no other seat, no 不对 (`control`: the pack's control of a word)."""
+    words = [t for t in text.split() if t not in (UNK, PAUSE)]
+    rest = [t for t in words if control(t) != "confirm"]
+    return len(rest) < len(words) and bool(rest) and _one_seat(" ".join(rest)) == offer and all(
+        control(t) is None for t in rest)
+
+
 def one_seat_apart(a: object, b: object) -> tuple[int, int] | None:
     """Two seat answers of the same size that differ in exactly one seat: (a's seat, b's seat)."""
     if not (isinstance(a, Seats) and isinstance(b, Seats)) or len(a.seats) != len(b.seats):
@@ -213,17 +229,18 @@ class Gathered:
         self.choice, self.offer, self._narrowed = None, None, None
 
     def listening(self) -> Prompt:
-        """The prompt the ear listens with: the question's own, or narrowed to a choice's two seats or to the
-        seat offered (the same object while it lasts: the voice ear keeps an utterance in progress)."""
+        """The prompt the ear listens with: the question's own, or narrowed to a choice's two seats, or at an
+        offer to one seat of the question (the same object while it lasts: the voice ear keeps an utterance in
+        progress)."""
         if self.choice is None and self.offer is None:
             return self.prompt
         if self._narrowed is None:
             if self.choice is not None:
                 pair = one_seat_apart(*self.choice)
                 seats = tuple(s for s in self.prompt.seats if pair is not None and s in pair)
-            elif self.offer is not None:  # 对 / 不对 and the seat offered: at a vote not the ballots' words
-                self._narrowed = replace(self.prompt, accepts=frozenset({Seats}), seats=(self.offer,),
-                                         min_seats=1, max_seats=1)
+            elif self.offer is not None:  # 对 / 不对 and one seat — the offered one or a correction (every seat
+                # of the question: another seat is heard as itself, not as 对); at a vote not the ballots' words
+                self._narrowed = replace(self.prompt, accepts=frozenset({Seats}), min_seats=1, max_seats=1)
                 return self._narrowed
             else:
                 seats = ()

@@ -55,6 +55,8 @@ from narrator.listen.converge import (
     STRAY_CODES,
     Correction,
     Gathered,
+    multi_seat,
+    offer_confirmed,
     partial,
     read_correction,
 )
@@ -283,6 +285,9 @@ class Dialogue(Repairs[A], Generic[A]):
         control = self.pack.control(text)
         if control is None and heard.source in SPOKEN and self._deny_heard(text, pending):
             control = "deny"  # a 不对 with noise around it: no answer is ever taken on it, so it is safe
+        elif (control is None and heard.source in SPOKEN and pending is None and self.gathered.offer is not None
+              and offer_confirmed(text, self.gathered.offer, self.pack.control)):
+            control = "confirm"  # "九号 确认" at "是九号吗？": the seat offered and 对, nothing else
         if self.paused:
             if control == "resume":
                 self.paused = False
@@ -338,6 +343,9 @@ class Dialogue(Repairs[A], Generic[A]):
         if fix is not None:
             return self._corrected(fix, heard, prompt, pending)
         text = self._strip_deny(text)
+        other = self._other_seat(heard, text, prompt) if pending is None else None
+        if other is not None:  # "七号" at "是九号吗？": his correction, read back like any seat
+            return self._answered(other, heard, prompt, pending)
         try:
             answer = self.read(text, prompt)
         except (NotUnderstood, Ambiguous) as e:
@@ -371,6 +379,23 @@ class Dialogue(Repairs[A], Generic[A]):
             if fix is not None:
                 return fix
         return None
+
+    def _other_seat(self, heard: Heard, text: str, prompt: Prompt) -> A | Seats | None:
+        """Another seat said alone at an offer ("七号" at "是九号吗？"): the answer it makes (that seat; who is out
+        at a vote), the seat offered declined at a one-seat question (at a multi-seat one it may be a seat
+        more); None when no offer waits or the words are not one other seat of the question."""
+        offer = self.gathered.offer
+        if offer is None or heard.source not in SPOKEN:
+            return None
+        try:
+            said = self.read(text, self.gathered.listening())
+        except (NotUnderstood, Ambiguous):
+            return None
+        if not isinstance(said, Seats) or len(said.seats) != 1 or said.seats[0] == offer:
+            return None
+        if not multi_seat(prompt):
+            self.gathered.declined.add(offer)
+        return self._offered(said.seats[0], prompt)
 
     def _deny_heard(self, text: str, pending: object) -> bool:
         """Speech with 不对 in it where 对 / 不对 is asked: at a one-seat offer whatever else was heard with it,

@@ -7,7 +7,10 @@ prompt — 开始, 救, 法官，过, the one seat asked for, the wolves' four s
 could add would make it another answer, and the turn ends after the much shorter `EndpointConfig.complete_s`.
 An incomplete reading (two seats of four, a bare number that may be the start of 十一号, a phrase of the
 lobby that a longer one begins with, a vote record that may go on, 规则 without its topic, anything with a
-word the grammar does not hold) keeps the long silence.
+word the grammar does not hold) keeps the long silence. A whole answer whose last word is no start of a
+longer word of the prompt (`closed`: 세븐, 개시 — not 여섯 of 여섯째, 오 of 오호, 十 of 十二) ends after the
+still shorter `complete_closed_s`; several seats end that early only when every reading agrees (`settled`),
+else after `complete_many_s` (`Turn.silence` says which).
 Measured through the room: docs/benchmarks.md, "End of turn by meaning".
 
 `Turn` is built per prompt by the voice ear (`VoiceEar.begin`) from the prompt's own grammar.
@@ -22,6 +25,7 @@ from narrator.engine.prompts import Prompt
 from narrator.hostwords import Ambiguous, NotUnderstood, parse
 from narrator.listen.grammar import CONTROLS, START, START_CONTROLS, UNK, Grammar
 from narrator.listen.recognizer import PAUSE
+from narrator.listen.vad import EndpointConfig
 
 GROWING = (Ballots, VoteResult, Cards)
 """Answers that may go on after any complete part ("一号二号投三号" … "四号投五号"): never ended early."""
@@ -34,7 +38,10 @@ class Turn:
         self.grammar = grammar
         self.prompt = prompt
         self.max_seat = max_seat
-        self.prefixes = proper_prefixes(grammar.phrases_for(prompt, max_seat))
+        phrases = grammar.phrases_for(prompt, max_seat)
+        self.prefixes = proper_prefixes(phrases)
+        self.stems = stems(phrases)
+        """Words of this prompt that begin a longer one (여섯 of 여섯째): a reading ending in one is not `closed`."""
         controls = START_CONTROLS if prompt is START else CONTROLS
         self.controls = frozenset(controls)
         self.many = Seats in prompt.accepts and prompt.max_seats > 1
@@ -53,6 +60,23 @@ class Turn:
         if words is None or not words or not self.means_whole(words):
             return None
         return "".join(words.split())
+
+    def closed(self, reading: str) -> bool:
+        """A whole legal answer whose last word no longer word of this prompt begins with: no syllable the
+        host may still be saying could make it another word ("여섯" may be 여섯째 still being said, "十" 十二)."""
+        tokens = [t for t in reading.split() if t != PAUSE]
+        return bool(tokens) and tokens[-1] not in self.stems and self.complete(reading)
+
+    def silence(self, readings: Sequence[tuple[str, float]], cfg: EndpointConfig) -> float | None:
+        """s of short silence after which the utterance read as `readings` (the N-best, best first) ends; None
+        when it is no whole answer (the long silence ends it). `complete_closed_s` for a `closed` answer,
+        `complete_s` for one whose last word may grow; where several seats are asked those only when every
+        reading agrees (`settled`), else `complete_many_s`."""
+        if not readings or not self.complete(readings[0][0]):
+            return None
+        if self.many and not self.settled(readings):
+            return cfg.complete_many_s
+        return cfg.complete_closed_s if self.closed(readings[0][0]) else cfg.complete_s
 
     def settled(self, readings: Sequence[tuple[str, float]]) -> bool:
         """Every reading the recogniser gives (its N-best) is the same whole answer: none that stops short or
@@ -108,3 +132,9 @@ def proper_prefixes(phrases: Iterable[str]) -> frozenset[tuple[str, ...]]:
     whole = {tuple(p.split()) for p in phrases}
     return frozenset(words[:i] for words in whole for i in range(1, len(words)))
 
+
+
+def stems(phrases: Iterable[str]) -> frozenset[str]:
+    """Every word of `phrases` that a longer word of them begins with (여섯 of 여섯째, 오 of 오호, 十 of 十二)."""
+    words = {w for p in phrases for w in p.split()}
+    return frozenset(w for w in words if any(len(u) > len(w) and u.startswith(w) for u in words))

@@ -161,7 +161,11 @@ class EndpointConfig:
     complete_s: float = 0.15
     """Silence this long ends it when what was read so far is already a whole legal answer (the voice ear
     asks: narrator/listen/turn.py); counted in whole frames, 5 of Silero's 32 ms. Shorter cut words in two
-    (scripts/bench_turn.py: at 3 frames 열세번째 was ended after 열세 and read as 六号)."""
+    (scripts/bench_turn.py: at 3 frames 열세번째 was ended after 열세 and read as 六号; at 4, 여섯째 after 여섯)."""
+    complete_closed_s: float = 0.12
+    """The same, shorter (4 frames), when the whole answer's last word is no start of a longer word of the
+    prompt (`Turn.closed`: not 여섯 of 여섯째, 오 of 오호, 十 of 十二): nothing the host may still be saying can
+    make the word another. scripts/bench_turn.py: no answer cut short more than at `complete_s`."""
     complete_off: float = 0.5
     """Below this a frame counts towards the short silences (`complete_s`, `complete_many_s`): the end by
     meaning counts from the first frame Silero scores under `on`, not under `off` (its score decays over a

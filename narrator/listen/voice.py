@@ -11,11 +11,12 @@ with). Only utterances that started after the prompt began listening count (an o
 another prompt's grammar).
 
 End of turn by meaning (narrator/listen/turn.py): once the host has been silent for the endpointer's short
-`complete_s` (counted in frames under `complete_off`), the recogniser gives its readings of the utterance so
-far (`Recognizer.peek`); when the best one is already a whole legal answer to the prompt the utterance ends
-there, instead of after the long `trailing_s`. Where several seats are asked it ends there only when every
-reading is that same answer, else it is asked again after `complete_many_s`. When it is not, the utterance
-goes on.
+`complete_closed_s` (counted in frames under `complete_off`), the recogniser gives its readings of the
+utterance so far (`Recognizer.peek`); when the best one is already a whole legal answer to the prompt whose
+last word begins no longer word the utterance ends there, instead of after the long `trailing_s`; one whose
+last word may grow (여섯 of 여섯째) after `complete_s`. Where several seats are asked it ends that early only
+when every reading is that same answer, else it is asked again after `complete_many_s`. When it is not, the
+utterance goes on.
 
 An utterance over a line the ear listens through (mixer.LISTENED_THROUGH) in which nothing was heard is decoded
 again from the microphone's audio minus what the table played (narrator/listen/unmix.py), when the device knows
@@ -71,8 +72,9 @@ class VoiceEar(QueueEar):
         self._held = False
         self._utt_start: float | None = None
         self._asked = 0
-        """How far the recogniser was asked in this silence already whether the utterance is complete: 0 not
-        yet, 1 at `complete_s` where several seats are asked (`Turn.settled`), 2 at the last short silence."""
+        """How many of the short silences' marks the recogniser was asked at in this silence already."""
+        self._wait = 0.0
+        """s of short silence the last reading asked needed (`Turn.silence`): no asking again before it."""
         self._turn: Turn | None = None
         self._feed_lock = threading.Lock()
         self.on_end: Callable[[float], None] | None = None
@@ -151,29 +153,33 @@ class VoiceEar(QueueEar):
                 self._end_if_complete()
 
     def _end_if_complete(self) -> None:
-        """Once per short silence in an utterance (frames under `complete_off`): end the utterance now if its
-        reading is already a whole answer (narrator/listen/turn.py). After `complete_s`; where several seats
-        are asked, then only when every reading the recogniser gives is that same answer (`Turn.settled`),
-        else once more after `complete_many_s` (the host pauses between seats)."""
+        """At each short silence in an utterance (frames under `complete_off`: `complete_closed_s`,
+        `complete_s`, and `complete_many_s` where several seats are asked), end the utterance now if its
+        reading needs no more silence than this (`Turn.silence`, narrator/listen/turn.py: a closed whole
+        answer the least, several seats the most unless every reading agrees). The recogniser is asked once
+        per mark, and not before the silence its last reading needed."""
         ep, turn, cfg = self.endpointer, self._turn, self.endpointer.cfg
         still = ep.still_s
-        if still < cfg.complete_s - 1e-9:
-            self._asked = 0
+        marks = {cfg.complete_closed_s, cfg.complete_s} | ({cfg.complete_many_s} if turn is not None and turn.many
+                                                           else set())
+        stage = sum(still >= mark - 1e-9 for mark in marks)
+        if not stage:
+            self._asked, self._wait = 0, 0.0
             return
         if turn is None or self._utt_start is None or not ep.speaking:
             return
         if ep.speech_s > cfg.complete_within_s:  # talk, not an answer: the long silence ends it
             return
-        stage = 1 if turn.many and still < cfg.complete_many_s - 1e-9 else 2
-        if self._asked >= stage:
+        if self._asked >= stage or still < self._wait - 1e-9:
             return
         self._asked = stage
         readings = self.recognizer.peek()
-        if not readings:
-            return
-        if turn.settled(readings) if stage == 1 else turn.complete(readings[0][0]):
+        need = turn.silence(readings, cfg)
+        if need is not None and still >= need - 1e-9:
             for event in ep.cut():  # the recogniser's final readings are the ones just peeked at
                 self._end(event.t)
+        else:
+            self._wait = need or 0.0
 
     def flush(self) -> None:
         with self._feed_lock:
@@ -184,7 +190,7 @@ class VoiceEar(QueueEar):
         if kind == "start":
             self.recognizer.reset()
             self._utt_start = t
-            self._asked = 0
+            self._asked, self._wait = 0, 0.0
             self._utt_audio = []
         if audio is not None and self._utt_start is not None:
             self.recognizer.accept(audio)

@@ -170,6 +170,33 @@ def test_a_vote_misread_twice_is_offered_one_seat_at_a_time_and_taken_on_yes() -
     assert said.public()[-1] == "是九号吗？说对或不对，也可以在键盘上按9和回车。"  # by day, at the table
 
 
+def test_at_a_votes_offer_the_seat_and_yes_is_yes_and_another_seat_is_read_back() -> None:
+    """The room (session 5): "是九号吗？" answered 맞아, read "九号 确认" eight times in a row — the seat offered
+    and 对 take who is out. Another seat said at the offer is who he means: read back as the vote's result,
+    taken only on 对; "四号 确认" (another seat with 对) is neither, and the offer is said again."""
+    before = {"wolves.kill": "二号", "witch.save": "不救", "witch.poison": "没有", "seer.check": "一号",
+              "host.pass": "过", "sheriff.run": "没有"}
+    misses: list[Step] = [voice(("确认 不对 没有", 100.0)), voice(("确认 九号 没有 四号 没有", 100.0))]
+    offer = "是九号吗？说对或不对，也可以在键盘上按9和回车。"
+    session, deal = table()
+    auto_until(session, deal, "vote.exile", before)
+    d, _, said = dialogue(session, [*misses, voice(("九号 确认", 100.0))])
+    assert isinstance(d.answer(), Accepted) and session.answers[-1] == ("vote.exile", VoteResult(out=9))
+    assert said.public()[-1] == offer
+    session, deal = table()
+    auto_until(session, deal, "vote.exile", before)
+    vote = session.prompt
+    assert vote is not None
+
+    def every_seat_listened_for() -> None:  # at the offer: 对 / 不对 and every seat (bench_offer.py)
+        assert d.gathered.offer == 9 and d.gathered.listening().seats == vote.seats
+
+    d, _, said = dialogue(session, [*misses, every_seat_listened_for, voice(("四号 确认", 100.0)),
+                                    voice(("六号", 100.0)), "对"])
+    assert isinstance(d.answer(), Accepted) and session.answers[-1] == ("vote.exile", VoteResult(out=6))
+    assert said.public()[-3:] == [offer, offer, "六号出局，对吗？"]
+
+
 def test_what_is_not_understood_during_an_offer_gets_the_offer_again() -> None:
     """While "是七号吗？" waits for 对 / 不对, a reading that means nothing ("四号 是 没有": the room's noise) is
     asked the offer again — not the question's own refusal, which asks for a whole answer

@@ -367,6 +367,41 @@ def test_while_a_read_back_waits_a_new_spoken_answer_is_read_back_too() -> None:
     assert said.host() == ["七号，对吗？", "九号，对吗？"]
 
 
+def test_under_any_policy_a_new_spoken_answer_at_a_read_back_is_read_back_not_taken() -> None:
+    """Even where a clear spoken seat would be taken at once (`read_back=doubt`, `seat_doubt=score`), an answer
+    given while a read-back waits ("七号，对吗？" → 九号) is read back: the host is correcting a misreading, and
+    the recogniser that misread once may misread his correction."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    wolves = session.prompt
+    d, _, said = dialogue(session, [voice(("七号", 100.0), ("没有", 99.0)), voice(("九号", 100.0)), lambda: not_yet(),
+                                    "对"], read_back="doubt", seat_doubt="score")  # 七号 in doubt: read back
+
+    def not_yet() -> None:
+        assert session.prompt is wolves
+
+    assert isinstance(d.answer(), Accepted) and session.answers[-1] == ("wolves.kill", Seats((9,)))
+    assert said.host() == ["七号，对吗？", "九号，对吗？"]
+
+
+def test_a_doubtful_reading_is_read_back_at_a_prompt_that_is_not_irreversible() -> None:
+    """The N-best gap is read back whatever the prompt: 救 and 不救 within the gap at the witch's antidote (not
+    an irreversible prompt) are read back and taken only on 对; the same words clear are taken at once."""
+    session, deal = table()
+    auto_until(session, deal, "witch.save", {"wolves.kill": "七号"})
+    save = session.prompt
+    d, _, said = dialogue(session, [voice(("不救", 100.0), ("救", 99.0)), lambda: not_yet(), "对"])
+
+    def not_yet() -> None:
+        assert session.prompt is save
+
+    assert isinstance(d.answer(), Accepted) and said.host() == ["不救，对吗？"] and said.public() == []
+    session2, deal2 = table()
+    auto_until(session2, deal2, "witch.save", {"wolves.kill": "七号"})
+    d2, _, said2 = dialogue(session2, [voice(("不救", 100.0), ("救", 90.0))])
+    assert isinstance(d2.answer(), Accepted) and said2 == []
+
+
 def test_a_read_back_always_says_what_was_heard() -> None:
     """An answer with no words of its own (a lobby choice with an empty `said`) is read back as the words
     heard — never "，对吗？" with nothing before it (what left the lobby asking in a loop)."""

@@ -360,7 +360,7 @@ class SaysSeven:
 def test_polling_the_same_prompt_in_slices_keeps_the_utterance_in_progress() -> None:
     import numpy as np
 
-    from narrator.listen.vad import Endpointer
+    from narrator.listen.vad import EndpointConfig, Endpointer
     from narrator.listen.voice import VoiceEar
 
     rec = SaysSeven()
@@ -375,8 +375,10 @@ def test_polling_the_same_prompt_in_slices_keeps_the_utterance_in_progress() -> 
     voice.feed(quiet, 100.5)
     heard = ear.listen(KILL, 12, timeout_s=0.5)
     assert heard is not None and heard.text == "七号" and heard.source == "voice"
-    # 七号 is the whole answer to the kill: the turn ends after the short silence, not the long one
-    assert heard.start_s == 100.0 and heard.end_s is not None and 100.5 + 0.15 <= heard.end_s <= 100.5 + 0.25
+    # 七号 is the whole answer to the kill, and no longer word begins with it: the turn ends after the
+    # shortest silence (complete_closed_s), not the long one
+    closed = EndpointConfig().complete_closed_s
+    assert heard.start_s == 100.0 and heard.end_s is not None and 100.5 + closed <= heard.end_s <= 100.5 + 0.25
     # A new prompt drops what was heard for the old one, and the judge's voice is never heard.
     voice.feed(loud, 102.0)
     voice.feed(quiet, 102.5)

@@ -11,6 +11,7 @@ from narrator.engine.answers import Ballots, Pass, Seats, VoteResult, YesNo
 from narrator.engine.prompts import Prompt
 from narrator.listen.grammar import START, Grammar, load_pack
 from narrator.listen.turn import Turn
+from narrator.listen.vad import EndpointConfig
 
 KILL = Prompt("wolves.kill", frozenset({Seats}), seats=tuple(range(1, 13)), min_seats=0)
 CHECK = Prompt("seer.check", frozenset({Seats}), seats=(1, 2, 3, 5, 7, 9, 11, 12))
@@ -81,3 +82,28 @@ def test_several_seats_end_at_the_first_short_silence_only_when_no_reading_stops
     assert not turn.settled([(four, 250.0), ("一 号 四 号 八 号", 249.5)])  # one reading stops short
     assert not turn.settled([(four, 250.0), ("一 号 四 号 八 号 十 号", 249.0)])  # or says another seat
     assert not turn.settled([])
+
+
+def test_a_whole_answer_whose_last_word_begins_no_longer_one_ends_soonest() -> None:
+    """`Turn.silence`: the short silence a reading needs. A whole answer ending in a word no longer word of the
+    prompt begins with is `closed` (`complete_closed_s`); one ending in such a start (여섯 of 여섯째, 오 of 오호)
+    waits `complete_s` — the rest of the word may be on its way; several seats wait `complete_many_s` unless
+    every reading agrees; an incomplete reading waits for the long silence (None)."""
+    ko = Grammar(load_pack("ko"), lambda w: w != "열하나")  # the Korean model splits 열하나 (十一号) in two
+    cfg = EndpointConfig()
+    assert cfg.complete_closed_s < cfg.complete_s < cfg.complete_many_s
+    kill = Turn(ko, KILL, 12)
+    assert {"여섯", "오", "열"} <= kill.stems and "세븐" not in kill.stems
+    assert kill.silence([("세븐", 1.0)], cfg) == cfg.complete_closed_s  # 七号: no word begins with 세븐
+    assert kill.silence([("열 하나", 1.0)], cfg) == cfg.complete_closed_s
+    assert kill.silence([("여섯", 1.0)], cfg) == cfg.complete_s  # 六号, or 여섯째 still being said
+    assert kill.silence([("오", 1.0)], cfg) == cfg.complete_s  # 五号, or 오호
+    assert kill.silence([("열", 1.0)], cfg) is None  # the start of 열 하나
+    assert kill.silence([], cfg) is None
+    assert Turn(ko, START, 12).silence([("개시", 1.0)], cfg) == cfg.complete_closed_s
+    wolves = Turn(ko, WOLVES, 12)
+    four = "원 넷 여덟 세븐"
+    assert wolves.silence([(four, 2.0)], cfg) == cfg.complete_closed_s
+    assert wolves.silence([(four, 2.0), ("원 넷 여덟", 1.9)], cfg) == cfg.complete_many_s  # one reading stops short
+    assert wolves.silence([("원 넷 여덟 여섯", 2.0)], cfg) == cfg.complete_s
+    assert wolves.silence([("원 넷 여덟", 2.0)], cfg) is None  # between seats

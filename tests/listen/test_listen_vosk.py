@@ -81,6 +81,25 @@ def test_streamed_speech_is_heard_as_host_words_with_its_timing(model: Any, gram
     assert e.listen(KILL, 12) is None and e.closed.is_set()
 
 
+def test_a_word_no_longer_one_begins_with_ends_a_frame_sooner(model: Any, grammar: Grammar) -> None:
+    """넷 (四号) begins no other word of the kill: its turn ends after `complete_closed_s`, a frame before
+    the same clip heard with that silence as long as `complete_s`. 여섯 (六号) may be the start of 여섯째: it
+    keeps `complete_s` either way (narrator/listen/turn.py, `Turn.closed`)."""
+    cfg = EndpointConfig()
+    frame = 512 / SAMPLE_RATE
+    for word, sooner in (("넷", True), ("여섯", False)):
+        clip = espeak(word, "ko")
+        audio = np.concatenate([silence(0.5), clip, silence(1.0)])
+        ends = []
+        for closed_s in (cfg.complete_closed_s, cfg.complete_s):
+            heard = ear(model, grammar, audio, complete_closed_s=closed_s).listen(KILL, 12)
+            assert heard is not None and heard.end_s is not None, word
+            ends.append(heard.end_s)
+        end = 0.5 + voiced_s(clip)
+        assert end < ends[0] < end + 0.35, word  # by meaning, well before the long silence
+        assert ends[1] - ends[0] == pytest.approx(frame if sooner else 0.0, abs=1e-6), word
+
+
 def test_a_host_between_seats_keeps_the_long_silence(model: Any, grammar: Grammar) -> None:
     """Two seats asked: one seat, then a pause longer than the short silence, is no whole answer — the turn
     goes on and the second seat is in the same utterance; one seat alone ends after the long silence."""

@@ -36,7 +36,10 @@ def test_every_lobby_phrase_is_one_the_korean_model_can_hear(model: Any) -> None
         told = {w.COMMANDS[s][0] for s in lobby._commands()} | {said[0] for said in w.ANYTIME.values()}
         assert told <= offered[prompt.kind], (prompt.kind, told - offered[prompt.kind])
     assert {w.count_words(n)[0] for n in w.counts()} <= offered["lobby.players"]
-    assert {b.said for n in (9, 12) for b in w.boards_for(n)[:4]} <= offered["lobby.board"]
+    for n in w.counts():  # every board of every count, at that count's board question (issue 28 item 3)
+        lobby.step = Step("board", players=n)
+        at_n = {grammar.host_words(x) for x in grammar.phrases_for(lobby.prompt, 18)}
+        assert {b.said for b in w.boards_for(n)} <= at_n, (n, {b.said for b in w.boards_for(n)} - at_n)
     with pytest.raises(VocabularyError):  # the check can fail: Chinese words against the Korean model
         Grammar(load_pack("zh"), lambda word: knows(model, word)).phrases_for(prompts[1], 18)
 
