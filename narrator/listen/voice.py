@@ -120,10 +120,10 @@ class VoiceEar(QueueEar):
         return playing is not None and t < playing.voiced_until() + self.tail_s
 
     def cut_in(self, start: float, end: float) -> bool:
-        """True when a line the ear listens through at a speech (mixer.LISTENED_THROUGH) is out of the device, or
-        its echo, between `start` and `end` (the ear's clock) at a prompt whose answer needs no name: there the
-        ear is deaf to it (read as the host's, 请稍等 alone passes for 是 or seats), and an utterance under way
-        when it begins ends there and is read as far as it went."""
+        """True when a line `voiced_until` leaves out (mixer.LISTENED_THROUGH: 请稍等) is out of the device, or its
+        echo, between `start` and `end` (the ear's clock) at a prompt whose answer needs no name: there the ear is
+        deaf to it (read as the host's, 请稍等 alone passes for 是 or seats), and an utterance under way when it
+        begins ends there and is read as far as it went. At a speech the ear listens through such a line."""
         playing, ctx = self.playing, self.context
         return isinstance(playing, Replaying) and ctx is not None and ctx.prompt.kind not in WAKE_KINDS and \
             playing.through_between(start - self.tail_s, end)
@@ -135,10 +135,11 @@ class VoiceEar(QueueEar):
             self._mic.add(samples, t)
             if self.context is None:  # before the first question: nothing to hear it with
                 return
-            if self.cut_in(t, end_t) and self._utt_start is not None:
+            cut = self.cut_in(t, end_t)
+            if cut and self._utt_start is not None:
                 for event in self.endpointer.cut():  # 请稍等 began while he spoke: his words so far are read
                     self._end(event.t)
-            if self.held(end_t) or self.cut_in(t, end_t):
+            if cut or self.held(end_t):
                 self._held = True
                 return
             if self._held:  # the judge has finished and its echo died away: start afresh
