@@ -21,13 +21,15 @@ utterance goes on.
 An utterance over a line the ear listens through (mixer.LISTENED_THROUGH) is decoded again from the
 microphone's audio minus what the table played, silent where the table was all it heard (narrator/listen/
 unmix.py), when the device knows it (`follow` a `Replaying` port: the Mixer); that reading decides, the
-mixture's only when it holds nothing. Where people talk (a speech: the timer's cue) a command needs the
-judge's name, which the judge's own words never hold, so the ear listens through the cue whole. Elsewhere (the
-table's 请稍等, said on a clock of its own while the host may be answering a night step) the judge's words could
-pass for an answer — the Korean stand-in reads 请稍等 alone as 좋아요 (是) or as seats, even 25 dB down with the
-table taken out, and an answer heard through it gains the line's words (一号 四号 继续 没有) — so there the ear is
-deaf to such a line (`cut_in`), but an utterance under way when it begins is not dropped as at other lines: it
-ends there and is read as far as it went (the read-back or "还差一个" mends a seat cut short).
+mixture's only when it holds nothing — where a command needs the judge's name (the cue's prompts); elsewhere
+only an utterance in which nothing was heard is decoded again. Where people talk (a speech: the timer's cue)
+a command needs the judge's name, which the judge's own words never hold, so the ear listens through the cue
+whole. Elsewhere (the table's 请稍等, said on a clock of its own while the host may be answering a night step)
+the judge's words could pass for an answer — the Korean stand-in reads 请稍等 alone as 좋아요 (是) or as seats,
+even 25 dB down with the table taken out, and an answer heard through it gains the line's words (一号 四号 继续
+没有) — so there the ear is deaf to such a line (`cut_in`), but an utterance under way when it begins is not
+dropped as at other lines: it ends there and is read as far as it went (the read-back or "还差一个" mends a seat
+cut short).
 """
 
 from __future__ import annotations
@@ -212,8 +214,10 @@ class VoiceEar(QueueEar):
             self._kept.append(np.concatenate(self._utt_audio))
             self._utt_audio = []
         heard = self.decode(start, t)
-        if (unmixed := self._unmixed(start, t)) is not None:
-            self.recognizer.reset()  # heard over the cue: his words alone decide, the mixture only if they hold nothing
+        ctx = self.context
+        named = ctx is not None and ctx.prompt.kind in WAKE_KINDS  # the cue's prompts: his words alone decide
+        if (heard is None or named) and (unmixed := self._unmixed(start, t)) is not None:
+            self.recognizer.reset()  # heard over a listened-through line: again without it
             self.recognizer.accept(unmixed)
             heard = self.decode(start, t) or heard
         if heard is not None and self.context is not None:
