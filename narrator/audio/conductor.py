@@ -55,6 +55,7 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   listens; `wait_until` does offline). The wait, bound included, counts from the line's end — or from when
   the host has heard the lines said to him before the first night (`_briefed`: the gesture conventions; nothing
   is secret yet, so alike in every game of the preset), when those still play: his question comes after them.
+  The voice ear does not drop an answer under way when `please_wait` begins (mixer.LISTENED_THROUGH).
 - **撤销 is a repair** (`UNDONE`, the host's line that says it was done) of the question he was at: his
   撤销 is a try there, and so is each word he gives again until that question is asked again and answered;
   each batch of the judge's lines after one (`UNDONE` and the answer taken back asked again, a 过 owed, the

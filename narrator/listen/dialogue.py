@@ -75,6 +75,7 @@ from narrator.listen.doubt import (
     host_answer,
     irreversible,
     meaning,
+    shown_words,
 )
 from narrator.listen.grammar import START, UNK, WAKE_KINDS, load_pack
 from narrator.listen.questions import A, Questions
@@ -310,6 +311,9 @@ class Dialogue(Repairs[A], Generic[A]):
         elif (control is None and heard.source in SPOKEN and pending is None and self.gathered.offer is not None
               and offer_confirmed(text, self.gathered.offer, self.pack.control)):
             control = "confirm"  # "九号 确认" at "是九号吗？": the seat offered and 对, nothing else
+        elif (control is None and heard.source in SPOKEN and (pending is not None or self.gathered.offer is not None)
+              and self._confirm_heard(heard)):
+            control = "confirm"  # "안 确认": 对 and nothing the host says — [unk], a pause, a model's raw token
         if self.paused:
             if control == "resume":
                 self.paused = False
@@ -418,6 +422,13 @@ class Dialogue(Repairs[A], Generic[A]):
         if not multi_seat(prompt):
             self.gathered.declined.add(offer)
         return self._offered(said.seats[0], prompt)
+
+    def _confirm_heard(self, heard: Heard) -> bool:
+        """Speech whose host words are 对 and nothing else, with noise beside it ("안 确认", "确认 确认", "确认 [unk]"):
+        the room read the host's 맞아 so at the witch's read-back and it was refused. Measured (docs/benchmarks.md,
+        "What a read-back hears"): 맞아 3 of 45 so; 아니야, 살려, 안 살려, 좋아요, 아니요 0 of 45 each."""
+        words = shown_words(heard).split()
+        return bool(words) and all(self.pack.control(w) == "confirm" for w in words)
 
     def _deny_heard(self, text: str, pending: object) -> bool:
         """Speech with 不对 in it where 对 / 不对 is asked: at a one-seat offer whatever else was heard with it,
