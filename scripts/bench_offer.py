@@ -3,6 +3,11 @@
 the host's 对 (맞아), 不对 (아니야), the seat offered and every other seat — to choose what an offer may take.
 
     python scripts/bench_offer.py [--voices 150:5,140:5,130:10,150:10] [--snr 15] [--wide] [--details]
+    python scripts/bench_offer.py --read-back
+
+`--read-back`: at the witch's read-back ("不救，对吗？", the grammar of witch.save), 对, 不对, 救, 不救, 是 and 不是
+said by three espeak-ng voices (ko, ko+m3, ko+f2) at five speeds, at 15 dB, 10 dB over the bed and clean:
+how often each is read as 对 with nothing the host says beside it ("안 确认": what a read-back now takes as 对).
 
 Each word said by espeak-ng Korean (the room host's voices, tests/room/roomgame.py HOST_VOICES) over the
 night bed at `--snr` dB, heard by the ear's own pipeline (Silero endpointer, the Vosk Korean model restricted
@@ -60,16 +65,45 @@ def kind(text: str, offered: int, pack: object) -> str:
     return f"{who}+yes" if yes else who
 
 
+def read_back(model: object, pack: object, grammar: Grammar) -> None:
+    """How often each answer at the witch's read-back is read as 对 and noise (see the module docstring)."""
+    from narrator.engine.answers import YesNo
+    from narrator.listen.doubt import shown_words
+
+    bed = night_bed16()
+    prompt = Prompt("witch.save", frozenset({YesNo}))
+    voices = [(v, s, g) for v in ("ko", "ko+m3", "ko+f2") for s, g in ((150, 5), (140, 5), (130, 10), (150, 10),
+                                                                      (170, 0))]
+    i = 0
+    for host in ("确认", "不对", "救", "不救", "是", "不是"):
+        counts: Counter[str] = Counter()
+        for snr in (15.0, 10.0, None):
+            for voice, speed, gap in voices:
+                i += 1
+                audio = mix(read_wav(espeak(pack.say[host][0], voice, speed, gap)), bed, snr, offset=i * 7919)  # type: ignore[attr-defined]
+                ear = FileEar(audio, Recognizer(model), grammar, Endpointer(SileroVad(), EndpointConfig()), tail_s=0.0)
+                heard = ear.listen(prompt, 12)
+                text = heard.text if heard is not None else ""
+                words = shown_words(heard).split() if heard is not None else []
+                yes = bool(words) and all(pack.control(w) == "confirm" for w in words)  # type: ignore[attr-defined]
+                counts["bare 对" if text.split() == ["确认"] else "对 and noise" if yes else "other"] += 1
+        print(f"{host:<4} n={sum(counts.values())} " + ", ".join(f"{k} {v}" for k, v in counts.most_common()))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--voices", default="150:5,140:5,130:10,150:10")
     ap.add_argument("--snr", default="15")
     ap.add_argument("--wide", action="store_true", help="every seat in the offer's grammar")
     ap.add_argument("--details", action="store_true")
+    ap.add_argument("--read-back", action="store_true", help="对 and noise at the witch's read-back instead")
     args = ap.parse_args()
     model = load_model(KO_MODEL)
     pack = load_pack("ko")
     grammar = Grammar(pack, lambda w: knows(model, w))
+    if args.read_back:
+        read_back(model, pack, grammar)
+        return
     bed = night_bed16()
     snr = None if args.snr.lower() == "none" else float(args.snr)
     voices = [tuple(int(x) for x in v.split(":")) for v in args.voices.split(",")]

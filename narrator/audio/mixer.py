@@ -25,7 +25,7 @@ ear's deaf window comes from. Whoever plays a channel live (the Player's callbac
 ``leaves_at`` — and the mixer knows where the last speech or cue sample was; so every line and cue, from
 any caller (the Session's lines, the deal line, the speech timer's cues, the dialogue), counts until its
 last sample has left the device. The bed does not count (the ear listens over it), nor do the lines of
-``LISTENED_THROUGH`` (the speech timer's cue: the ear listens through it).
+``LISTENED_THROUGH`` (the speech timer's cue, the table's 请稍等: the ear does not drop the host's words at them).
 
 What the table played (``heard_through(start, end)``): the mixer keeps the last ``HISTORY_S`` of the public
 channel as it was handed out, where the listened-through sounds lay in it, and every block's stamp (where it
@@ -56,11 +56,15 @@ if TYPE_CHECKING:
 CHANNELS = ("all", "host")
 _SPEECH, _CUE, _SILENCE, _BED = range(4)
 _SOUND = (_SPEECH, _CUE)
-LISTENED_THROUGH = frozenset({"timer.speech.warning"})
-"""Keys of the lines the ear is not deaf to (`voiced_until` leaves them out): the speech timer's "还剩十五秒。",
-said only in a speech, where the ear takes a command only after the judge's name, and holding neither the name
-nor a command word. Deaf to it, the ear lost every 法官，过 the host said over it; listening through it, most
-were heard and the cue was never taken for one (docs/benchmarks.md, "The timer's cue")."""
+LISTENED_THROUGH = frozenset({"timer.speech.warning", "events.please_wait"})
+"""Keys of the lines `voiced_until` leaves out: said on a clock of their own while the host may be talking, so the
+ear must not drop what he says when one begins. The speech timer's "还剩十五秒。" (said in a speech, where the ear
+takes a command only after the judge's name, which the cue does not hold) is listened through: deaf to it, the
+ear lost every 法官，过 said over it; listening through it, most were heard and the cue was never taken for one
+(docs/benchmarks.md, "The timer's cue"). The table's "请稍等。" (narrator/audio/conductor.py) is said where an
+answer needs no name and the judge's words could pass for one, so there the ear is deaf to it but reads the
+utterance it cut as far as it went, instead of dropping it (narrator/listen/voice.py `cut_in`; `through_between`
+below; docs/benchmarks.md, "请稍等 and the answer under way")."""
 HISTORY_S = 12.0
 """s. How much of the table's output the mixer keeps for `heard_through` (a whole utterance and its margins)."""
 STAMPS = 4096
@@ -286,6 +290,20 @@ class Mixer:
             if end > 0:
                 until = max(until, leaves_at + (end - frame) / SAMPLE_RATE)
         return until
+
+    def through_between(self, start: float, end: float) -> bool:
+        """Whether a line the ear listens through (LISTENED_THROUGH) left the table's device from `start` to `end`
+        (time.monotonic; one still playing lasts), placed by the player's last stamp. Where an answer needs no
+        name the ear is deaf to such a line and reads the utterance it cut (narrator/listen/voice.py `cut_in`)."""
+        stamp = self._stamps["all"]
+        if stamp is None:
+            return False
+        frame, leaves_at, _ = stamp
+        for first, last in self._through.tolist():
+            if first >= 0 and leaves_at + (first - frame) / SAMPLE_RATE < end and \
+                    (last < 0 or leaves_at + (last - frame) / SAMPLE_RATE > start):
+                return True
+        return False
 
     def heard_through(self, start: float, end: float, rate: int = SAMPLE_RATE) -> np.ndarray | None:
         """What the table played (at `rate`) that left the device from `start` to `end` (time.monotonic),

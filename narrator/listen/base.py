@@ -59,6 +59,10 @@ class Replaying(Playing, Protocol):
         sound the ear listens through was among it; else None."""
         ...
 
+    def through_between(self, start: float, end: float) -> bool:
+        """Whether a sound the ear listens through left the device from `start` to `end` (time.monotonic)."""
+        ...
+
 
 class Recording(Protocol):
     """A microphone an ear records from (narrator.listen.mic.Microphone): the live loop watches it."""

@@ -3,11 +3,12 @@
 Audio arrives from a source (the microphone, a WAV file, a test) through `feed(samples, t)`. Never
 hearing itself: the ear follows what the device is playing (`follow(playing)`: the Mixer's
 `voiced_until()`, every line and cue from any caller until its last sample has left the device, but the
-speech timer's "还剩十五秒。", which the ear listens through: mixer.LISTENED_THROUGH); frames
-captured before that plus `tail_s` (the room's echo) are discarded, and the endpointer and the recogniser
-are reset once it has passed, so nothing the judge said can start or finish an utterance. Audio heard
-before the first question is discarded too (there is no grammar to hear it with). Only utterances that
-started after the prompt began listening count (an older one was decoded with another prompt's grammar).
+speech timer's "还剩十五秒。" and the table's "请稍等。", said while the host may be talking:
+mixer.LISTENED_THROUGH, below); frames captured before that plus `tail_s` (the room's echo) are discarded,
+and the endpointer and the recogniser are reset once it has passed, so nothing the judge said can start or
+finish an utterance. Audio heard before the first question is discarded too (there is no grammar to hear it
+with). Only utterances that started after the prompt began listening count (an older one was decoded with
+another prompt's grammar).
 
 End of turn by meaning (narrator/listen/turn.py): once the host has been silent for the endpointer's short
 `complete_closed_s` (counted in frames under `complete_off`), the recogniser gives its readings of the
@@ -17,9 +18,15 @@ last word may grow (여섯 of 여섯째) after `complete_s`. Where several seats
 when every reading is that same answer, else it is asked again after `complete_many_s`. When it is not, the
 utterance goes on.
 
-An utterance over a sound the ear listens through (the timer's cue) in which nothing was heard is decoded
-again from the microphone's audio minus what the table played (narrator/listen/unmix.py), when the device
-knows it (`follow` a `Replaying` port: the Mixer).
+An utterance over a line the ear listens through (mixer.LISTENED_THROUGH) in which nothing was heard is decoded
+again from the microphone's audio minus what the table played (narrator/listen/unmix.py), when the device knows
+it (`follow` a `Replaying` port: the Mixer). Where people talk (a speech: the timer's cue) a command needs the
+judge's name, which the judge's own words never hold, so the ear listens through the cue whole. Elsewhere (the
+table's 请稍等, said on a clock of its own while the host may be answering a night step) the judge's words could
+pass for an answer — the Korean stand-in reads 请稍等 alone as 좋아요 (是) or as seats, even 25 dB down with the
+table taken out, and an answer heard through it gains the line's words (一号 四号 继续 没有) — so there the ear is
+deaf to such a line (`cut_in`), but an utterance under way when it begins is not dropped as at other lines: it
+ends there and is read as far as it went (the read-back or "还差一个" mends a seat cut short).
 """
 
 from __future__ import annotations
@@ -112,6 +119,15 @@ class VoiceEar(QueueEar):
         playing = self.playing
         return playing is not None and t < playing.voiced_until() + self.tail_s
 
+    def cut_in(self, start: float, end: float) -> bool:
+        """True when a line `voiced_until` leaves out (mixer.LISTENED_THROUGH: 请稍等) is out of the device, or its
+        echo, between `start` and `end` (the ear's clock) at a prompt whose answer needs no name: there the ear is
+        deaf to it (read as the host's, 请稍等 alone passes for 是 or seats), and an utterance under way when it
+        begins ends there and is read as far as it went. At a speech the ear listens through such a line."""
+        playing, ctx = self.playing, self.context
+        return isinstance(playing, Replaying) and ctx is not None and ctx.prompt.kind not in WAKE_KINDS and \
+            playing.through_between(start - self.tail_s, end)
+
     def feed(self, samples: np.ndarray, t: float) -> None:
         """Samples at 16 kHz whose first one was captured at `t` (the ear's clock)."""
         with self._feed_lock:
@@ -119,7 +135,11 @@ class VoiceEar(QueueEar):
             self._mic.add(samples, t)
             if self.context is None:  # before the first question: nothing to hear it with
                 return
-            if self.held(end_t):
+            cut = self.cut_in(t, end_t)
+            if cut and self._utt_start is not None:
+                for event in self.endpointer.cut():  # 请稍等 began while he spoke: his words so far are read
+                    self._end(event.t)
+            if cut or self.held(end_t):
                 self._held = True
                 return
             if self._held:  # the judge has finished and its echo died away: start afresh

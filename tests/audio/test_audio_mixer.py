@@ -247,24 +247,45 @@ def test_what_is_playing_is_every_line_and_cue_until_its_last_sample_left_the_de
     assert mixer.voiced_until(now=104.0) == -math.inf
 
 
-def test_the_ear_listens_through_the_speech_timers_cue() -> None:
-    """"还剩十五秒。" (LISTENED_THROUGH) is left out of what the ear is deaf to — it is said only in a speech, where a
-    command needs the judge's name — while the call before it still counts until its last sample is out."""
+@pytest.mark.parametrize(("section", "key"), [("timer", "speech.warning"), ("events", "please_wait")])
+def test_the_ear_listens_through_the_lines_said_while_the_host_talks(section: str, key: str) -> None:
+    """"还剩十五秒。" and "请稍等。" (LISTENED_THROUGH) are left out of what the ear is deaf to — the cue is said in a
+    speech, 请稍等 while the host answers a slow step — while the line before it still counts until its last
+    sample is out."""
     from narrator.audio.mixer import LISTENED_THROUGH
     from narrator.judge.script import Script
 
     script = Script("zh-Hans")
-    warning = script.line("timer", "speech.warning")
+    warning = script.line(section, key)
     assert warning.key in LISTENED_THROUGH and script.line("timer", "speech.timeout").key not in LISTENED_THROUGH
     mixer = Mixer(builtin_sounds())
     mixer.stamp("all", 0, 100.0, now=100.0)
-    mixer.enqueue_line(script.line("events", "please_wait"), voiced_burst(0.5), 0.0)  # another line: deaf
+    mixer.enqueue_line(script.line("timer", "speech.timeout"), voiced_burst(0.5), 0.0)  # another line: deaf
     mixer.enqueue_line(warning, voiced_burst(1.0), 0.0)
     assert mixer.voiced_until(now=100.0) == math.inf
     mixer.pull(SR // 2)  # the first line has been played; the cue is playing
     assert mixer.voiced_until(now=100.0) == pytest.approx(100.5)
     mixer.pull(SR)
     assert mixer.voiced_until(now=100.0) == pytest.approx(100.5)  # the cue never counted
+
+
+def test_the_mixer_says_when_a_line_listened_through_left_the_device() -> None:
+    """`through_between`: the span the table's 请稍等 left the device, from the player's stamp — while it plays
+    and after; not before it, nor for a line the ear is deaf to anyway."""
+    from narrator.judge.script import Script
+
+    script = Script("zh-Hans")
+    mixer = Mixer(builtin_sounds())
+    mixer.stamp("all", 0, 100.0, now=100.0)
+    mixer.enqueue_line(script.line("timer", "speech.timeout"), voiced_burst(0.5), 0.5)  # deaf to it: not counted
+    mixer.enqueue_line(script.line("events", "please_wait"), voiced_burst(1.0), 0.0)  # from 101.0 to 102.0
+    mixer.pull(SR)
+    assert not mixer.through_between(99.0, 101.0)
+    mixer.pull(SR // 2)
+    assert mixer.through_between(101.4, 101.5) and mixer.through_between(105.0, 106.0)  # still playing
+    mixer.pull(SR)
+    assert mixer.through_between(101.9, 102.1)
+    assert not mixer.through_between(102.05, 103.0) and not mixer.through_between(100.0, 100.9)
 
 
 def test_what_the_table_played_over_the_cue_is_kept_for_the_ear() -> None:
@@ -279,7 +300,7 @@ def test_what_the_table_played_over_the_cue_is_kept_for_the_ear() -> None:
     mixer.switch_bed("day")
     assert mixer.heard_through(99.0, 101.0) is None  # not played live
     mixer.stamp("all", 0, 100.0, now=100.0)
-    mixer.enqueue_line(script.line("events", "please_wait"), voiced_burst(0.5), 0.5)  # a line the ear is deaf to
+    mixer.enqueue_line(script.line("timer", "speech.timeout"), voiced_burst(0.5), 0.5)  # a line the ear is deaf to
     first, _ = mixer.pull(SR)
     assert mixer.heard_through(100.0, 101.0) is None  # no cue among it: nothing to take out
     mixer.enqueue_line(script.line("timer", "speech.warning"), voiced_burst(1.0), 0.0)

@@ -14,7 +14,7 @@ from narrator.audio import SAMPLE_RATE as OUT_RATE
 from narrator.audio.beds import builtin_sounds
 from narrator.audio.mixer import Mixer
 from narrator.audio.resample import resample
-from narrator.engine.answers import Pass, SelfExplode
+from narrator.engine.answers import Pass, Seats, SelfExplode, YesNo
 from narrator.engine.prompts import Prompt
 from narrator.judge.script import Script
 from narrator.listen.grammar import Grammar
@@ -158,3 +158,60 @@ def test_the_host_is_heard_over_the_cue_without_a_canceller(model: Any, grammar:
         got = ear.listen(SPEECH, 12)
         heard[name] = got.text if got else None
     assert heard == {"unmix": "过", "through": None}
+
+
+WAIT_AT = 3.0
+"""s. When the table's 请稍等 leaves the device (the file's clock): the table's output is kept from 0 s on, and an
+utterance's stretch reaches `MARGIN_S` before its start."""
+IDENTIFY = Prompt("wolves.identify", frozenset({Seats}), seats=tuple(range(1, 9)), min_seats=2, max_seats=2)
+SAVE = Prompt("witch.save", frozenset({YesNo}))
+
+
+def played_wait(deafens: bool) -> tuple[Mixer, np.ndarray]:
+    """The real Mixer after playing the night bed and the table's 请稍等 live from WAIT_AT on (listened through, or
+    `deafens` as before); what it played, at 16 kHz, from time 0."""
+    line = Script("zh-Hans").line("events", "please_wait")
+    mixer = Mixer(builtin_sounds())
+    mixer.switch_bed("night")
+    lead, _ = mixer.pull(round(WAIT_AT * OUT_RATE))
+    mixer.stamp("all", mixer.frames_played("all"), WAIT_AT)
+    clip = resample(espeak(line.text, "cmn"), SAMPLE_RATE, OUT_RATE)
+    if deafens:
+        mixer.enqueue(clip, "all", 0.0, deafens=True)
+    else:
+        mixer.enqueue_line(line, clip, 0.0)
+    rest, _ = mixer.pull(round(4 * OUT_RATE))
+    return mixer, resample(np.concatenate([lead, rest]), OUT_RATE, SAMPLE_RATE)
+
+
+def heard_over_wait(model: Any, grammar: Grammar, prompt: Prompt, host: str | None, offset: float,
+                    deafens: bool = False) -> str | None:
+    """What the ear following the Mixer takes at `prompt` when the host says `host` (Korean) `offset` s after
+    请稍等's first sample reaches the room (None: he says nothing)."""
+    mixer, table = played_wait(deafens)
+    mic = room(table)[: len(table)]
+    if host is not None:
+        voice = espeak(host, "ko")
+        at = round((WAIT_AT + offset) * SAMPLE_RATE)
+        mic[at : at + len(voice)] += voice[: len(mic) - at]
+    ear = FileEar(mic, Recognizer(model), grammar, Endpointer(SileroVad()), tail_s=0.0)
+    ear.follow(mixer)
+    got = ear.listen(prompt, 8)
+    return got.text if got else None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("prompt", [IDENTIFY, SAVE], ids=lambda p: p.kind)
+def test_please_wait_alone_is_never_taken_for_an_answer(model: Any, grammar: Grammar, prompt: Prompt) -> None:
+    """The table's 请稍等 said while nobody talks, at the wolves' identification and the witch's save: nothing is
+    taken (the stand-in reads the line itself as 继续 没有 or 是 when it is listened through whole)."""
+    assert heard_over_wait(model, grammar, prompt, None, 0.0) is None
+
+
+@pytest.mark.slow
+def test_an_answer_begun_before_please_wait_is_heard_not_dropped(model: Any, grammar: Grammar) -> None:
+    """The host begins 원 넷 (一号 四号) 0.8 s before the table's 请稍等 (night 1's first answer in the room): the
+    ear deaf to the line as to any other dropped the utterance it cut; now it reads it as far as it went (here
+    all of it: the line came over his last syllable)."""
+    assert heard_over_wait(model, grammar, IDENTIFY, "원 넷", -0.8, deafens=True) is None
+    assert heard_over_wait(model, grammar, IDENTIFY, "원 넷", -0.8) == "一号 四号"

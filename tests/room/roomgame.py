@@ -146,6 +146,16 @@ class GameRun:
         """The ear's reports (👂) that follow no utterance of the host: the judge's or a player's words taken."""
         return self.unprompted([(t, x) for t, x in self.printed if x.lstrip().startswith("👂")])
 
+    def heard_first_try(self, kind: str) -> bool:
+        """The ear reported something (👂) for the host's first utterance at `kind` — before he spoke again
+        (night 1's first answer used to be dropped under the table's 请稍等)."""
+        ends = [t for t, _ in self.host_ends]
+        first = next((i for i, (_, k) in enumerate(self.host_ends) if k == kind), None)
+        if first is None:
+            return False
+        until = ends[first + 1] if first + 1 < len(ends) else float("inf")
+        return any(ends[first] - 1.0 <= t < until and x.lstrip().startswith("👂") for t, x in self.printed)
+
     def extra_table_lines(self) -> list[str]:
         """Lines the judge said to the table that the typed game has not (the deal line, read-backs and the
         timer's cues aside) and that answer no utterance of the host's (a refusal at a day's open prompt is

@@ -38,5 +38,6 @@ def test_night_one_and_day_one_by_voice_through_the_room(room: Room, tmp_path: P
     steps = first_day_steps(run.scripted)
     assert len(run.tries) == sum(1 for kind, _ in steps if kind not in SPEECH_KINDS), context  # all taken
     assert run.heard_unprompted() == [], context  # the judge's own words or a player's taken: 0
+    assert run.heard_first_try("wolves.identify"), context  # night 1's first answer is not lost to 请稍等
     assert run.extra_table_lines() == [], context
     print(f"night 1 and day 1 by voice: {run.seconds:.0f} s, tries {run.tries}, read-backs {run.read_backs}")
