@@ -21,6 +21,13 @@ It prints the table's night 1 / night 2 (天黑请闭眼 → 天亮了) per game
 line that waits for the host's words: its words, its hold, the wait the Conductor gave it (from the line's
 end to the next table line's start), the host's measured answer time and repairs then, and his own time at
 each question asked since (as counted, repairs included).
+
+With `--undo`: what one 撤销 costs the table (tests/fair_nights/witch_saves.yaml, tests/play/test_fair_undo.py's
+cases: at night 2's seer's check, at night 1's witch's 救, by day at the 过 after the exile), the host saying 撤销
+and the same answers again; `typedNpK` as above, `voiceNpK` a host by voice (every seat and irreversible answer
+read back, 对 at once) with K words not understood before each answer at the public questions, each try N s
+after he heard the judge. Per case: how much later the game's last table line comes than without the undo, and
+the "请稍等" each table heard (0 s and the same count: the table's tape is the same to the ms).
 """
 
 from __future__ import annotations
@@ -141,6 +148,40 @@ def play(scenario: Scenario, host: str) -> tuple[list[tuple[float, str]], list[S
     return mouth.table, rec.steps
 
 
+UNDO_CASES = {"night2_seer": ("seer.check", 1), "night1_witch": ("witch.save", 0), "day_exile": ("host.pass", 1)}
+UNDO_HOSTS = ("typed0p0", "typed0p2", "typed4p2", "voice0p0", "voice8p0", "voice0p1", "voice8p1", "voice0p2",
+              "voice4p2", "voice8p2")
+
+
+def undo_game(scripted: object, host: str, at: int | None) -> list[tuple[float, str]]:
+    """witch_saves played by `host` (`typedNpK` / `voiceNpK`), with 撤销 before word `at` and the same words again."""
+    kind, (host_s, _, stumbles) = host[:5], host[5:].partition("p")
+    said = stumbling_words(scripted, 0.0 if kind == "voice" else float(host_s), at, stumbles=int(stumbles))
+    clock = FakeClock()
+    mouth = TimedMouth(clock)
+    session = Session(scripted.game.setup, scripted.game.seed)  # type: ignore[attr-defined]
+    ear: object = PacedEar(clock, said) if kind == "typed" else \
+        VoiceHost(clock, mouth, [w for w in said if isinstance(w, str)], float(host_s), 0)
+    Live(session, mouth, ear, now=clock.now, clock=clock, poll_s=0.5).run()  # type: ignore[arg-type]
+    assert session.game.journal == scripted.game.journal, "the game went another way"  # type: ignore[attr-defined]
+    return mouth.table
+
+
+def undo_rows(hosts: list[str]) -> None:
+    scripted = host_script(Scenario.load(NIGHTS / "witch_saves.yaml"))
+    for host in hosts:
+        plain = undo_game(scripted, host, None)
+        waits = sum(text == "请稍等。" for _, text in plain)
+        cells = []
+        for case, (kind, nth) in UNDO_CASES.items():
+            at = [i for i, k in enumerate(scripted.kinds) if k == kind][nth]
+            undone = undo_game(scripted, host, at)
+            later = undone[-1][0] - plain[-1][0]
+            same = "=" if undone == plain else "≠"
+            cells.append(f"{case} +{later:.1f} s 请稍等 ×{sum(text == '请稍等。' for _, text in undone)} {same}")
+        print(f"{host:9} game {plain[-1][0]:.0f} s 请稍等 ×{waits} | " + " | ".join(cells))
+
+
 def nights(table: list[tuple[float, str]]) -> list[float]:
     out, start = [], None
     for t, text in table:
@@ -157,7 +198,11 @@ def main() -> None:
     parser.add_argument("--game", nargs="*", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--host", nargs="*", default=list(HOSTS), choices=list(HOSTS))
     parser.add_argument("--steps", action="store_true", help="every step's wait for the host's words")
+    parser.add_argument("--undo", nargs="*", choices=UNDO_HOSTS, help="what one 撤销 costs the table, by host")
     args = parser.parse_args()
+    if args.undo is not None:
+        undo_rows(args.undo or list(UNDO_HOSTS))
+        return
     assert STUMBLE  # the stumbling word is VoiceHost's "嗯" here; STUMBLE is the typed host's
     for game in args.game:
         for host in args.host:

@@ -628,6 +628,10 @@ def start(count: int, pace: float, aec: str | None, cold: bool = False) -> dict[
                 mouth_to_mic_s(rec, RATE, spoken[i]))
             if where is not None:
                 breakdowns[what].append(where)
+            if what == "answer" and heard_start is not None:  # the N-best at each short silence of the answer
+                peeks = [e["readings"] for e in events if e["event"] == "final" and e.get("peek")
+                         and e["t"] > heard_start]
+                print(json.dumps({"answer_peeks": peeks}, ensure_ascii=False), file=sys.stderr, flush=True)
             ended[what].append(None if where is None else where["ended"])
             print(json.dumps({what: round((onset - end) * 1000, 1), "stages": where}, ensure_ascii=False),
                   file=sys.stderr, flush=True)

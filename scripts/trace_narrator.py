@@ -113,7 +113,7 @@ def install(out: Path) -> None:
     def _peek(self: Recognizer) -> Any:
         t0 = time.monotonic()
         got = peek(self)
-        log("final", took=time.monotonic() - t0, peek=True)
+        log("final", took=time.monotonic() - t0, peek=True, readings=[[text, score] for text, score in got])
         return got
 
     listen = GuardedEar.listen

@@ -45,8 +45,9 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   next line waits for his word there exactly as for a living role's answer, at whatever moment it would
   come, and never before he gave it (his own lines fit in `word_s`, a repair's in `repair_s` or `read_back_s`).
 - **The bound and "请稍等"** (`please_wait`): the table waits in silence for at most
-  `words × (word_s + (1 + repairs) × bound_s + repairs × repair_s)` (`repairs` of pacing.yaml's host_words;
-  his measured time and repairs if those are less; a gesture word `word_s + bound_s`). When its next line
+  `words × (word_s + (1 + repairs) × bound_s + repairs × repair_s)` (`repairs` of pacing.yaml's host_words,
+  beyond the read-backs an ear gives every answer, `expect_repairs`; his measured time and repairs if those
+  are less; a gesture word `word_s + bound_s`). When its next line
   is not due by then — the host's measured time or repairs are past the bound (then at every such step,
   asked or not), or he is slower now than at the wolves' questions (at a decision or a 过 alike) — the table
   hears `please_wait` at that moment, once, then its next line when it is due and said. `wake()` says it
@@ -62,7 +63,10 @@ One Conductor places the judge's lines on the one Mixer, by these rules (all tim
   counted, measured at a public question (as its shortest round: how far back the last answer lies may be a
   secret, `_Asked.walked`) and hidden like a refusal's: within his measured repairs the
   table's lines do not move; past them he is slow at that step, and past the bound the table hears
-  "请稍等". 撤销 at a question not timed (no wait covers it) is not timed either.
+  "请稍等". 撤销 at a question not timed (no wait covers it) is not timed either. By voice the answer given
+  again is not read back when it is the one taken back (narrator/listen/dialogue.py, `taken_again`: said
+  back with the next question, in its batch), so a voice undo is two repairs as well, beyond the read-back
+  every voice answer has.
 
 Offline (`narrator render`, the demo's files) the clock is a FakeClock and a Tape pulls the mixer up to
 the clock as it moves, writing the WAVs as it goes. Live (`narrator play`, `demo --play`) the clock is
@@ -203,6 +207,8 @@ class _Wait:
     confirms: int = 0
     """Of its words, those that allow one repair more: a read-back of 过 may come there (`Line.confirms`, when
     the ear does not read back every answer already)."""
+    read_backs: int = 0
+    """Read-backs the ear gives every answer (`expect_repairs`): the bound hides `repairs` repairs beyond them."""
 
     def budgets(self, words: HostWords, answer_s: float, again_s: float, repairs: int,
                 repair_cost: float) -> list[float]:
@@ -228,10 +234,13 @@ class _Wait:
 
     def late(self, words: HostWords, answer_s: float, again_s: float, repairs: int, repair_cost: float) -> int:
         """The bound: past it the table hears "请稍等" (the answer time counted at most `bound_s`, the repairs at
-        most `repairs` a question — one more at a word that allows a confirmation — and their lines at most
-        `repairs × repair_s`, whatever the host took since)."""
+        most `repairs` a question beyond the read-backs the ear gives every answer — one more at a word that allows
+        a confirmation — and their lines at most `repairs × repair_s` and `read_back_s` each of those read-backs,
+        whatever the host took since)."""
+        hidden = words.repairs + self.read_backs
+        cost = words.repairs * words.repair_s + self.read_backs * words.read_back_s
         budgets = self.budgets(words, min(answer_s, words.bound_s), min(again_s, words.bound_s),
-                               min(repairs, words.repairs), min(repair_cost, words.repairs * words.repair_s))
+                               min(repairs, hidden), min(repair_cost, cost))
         return max(self.end, self.said + sum(_f(words.word_s + budget) for budget in budgets))
 
 
@@ -401,7 +410,7 @@ class Conductor:
             self._timed = self._undone = False
             if line.words > 0 and words is not None:
                 self._word = _Wait(max(said, self._briefed), end, line.words, line.key, line.text,
-                                   confirms=line.confirms if self._expected == 0 else 0,
+                                   confirms=line.confirms if self._expected == 0 else 0, read_backs=self._expected,
                                    gestures=min(line.gestures, line.words))
         p = Placed(line, start / SR, speech / SR, said / SR, end / SR, self.phase)
         self.timeline.append(p)
@@ -531,11 +540,12 @@ class Conductor:
             costs = [c for i, c in enumerate(costs) if i not in asked.walked]  # round (`_Asked.walked`)
             self.answer_s = max(self.answer_s, tries[0])
             confirmed = min(asked.read_backs, 1) if word is not None and word.confirms else 0  # allowed there
-            again = tries[1:len(tries) - confirmed][:words.repairs + 1]  # his 对 to a 过 read back
+            hidden = words.repairs + self._expected  # what the bound hides (beyond the ear's own read-backs)
+            again = tries[1:len(tries) - confirmed][:hidden + 1]  # his 对 to a 过 read back
             if again:  # is not measured: whether 过 was said there is a secret (空刀)
                 self.again_s = max(again if self.again_s is None else [self.again_s, *again])
-            self.repairs = max(self.repairs, min(len(tries) - 1 - confirmed, words.repairs + 1))
-            cost = sum(costs[:words.repairs + 1 + confirmed]) - confirmed * words.read_back_s
+            self.repairs = max(self.repairs, min(len(tries) - 1 - confirmed, hidden + 1))
+            cost = sum(costs[:hidden + 1 + confirmed]) - confirmed * words.read_back_s
             self.repair_cost = max(self.repair_cost, cost)
         if word is not None and question.to == "host" and question.key.startswith("prompts.") and \
                 (question.key, question.text) not in word.asked:

@@ -17,8 +17,11 @@ narrator/listen/questions.py: the dialogue is generic over what its reader reads
   an answer with no words of its own is said as the words heard.
 * **Raw tokens** never reach the host: spoken words the parser does not know are refused as "没听懂".
 * **撤销** takes back the last accepted answer (`Session.undo`) and asks that prompt again; with a read-back
-  waiting it drops that answer instead. **重复** says the last line again. **暂停** / **继续** hold the
-  reminders; an answer typed or keyed while paused is kept ("记下了") and taken after 继续.
+  waiting it drops that answer instead. The same answer given again is taken without a second read-back
+  (it was confirmed when first taken; `taken_again` says it back with the next question), unless the
+  recogniser's scores doubt it now; another answer is read back as any. **重复** says the last line
+  again. **暂停** / **继续** hold the reminders; an answer typed or keyed while paused is kept ("记下了") and
+  taken after 继续.
 * Speech whose best reading means nothing ("一号 四号 八号 열 是": a word cut in two, a stray word at the
   end) takes the first of the recogniser's other readings that is a legal answer here, and reads it back
   (对 needed, whatever the policy); when there is none it is refused like any other.
@@ -192,6 +195,25 @@ class Dialogue(Repairs[A], Generic[A]):
     def read_back(self, answer: A | Seats, prompt: Prompt, heard: Heard | None = None, *, again: bool = False) -> None:
         """"七号，对吗？": the answer in the judge's words — never an empty "，对吗？": an answer with no words
         of its own is said as the words heard."""
+        self.own("read_back_again" if again else "read_back", prompt, answer=self._said(answer, prompt, heard))
+
+    def taken_again(self, answer: A | Seats, prompt: Prompt, heard: Heard) -> Accepted | Pending[A]:
+        """The answer 撤销 took back, given again (`_given_again`): taken at once, and said back on the earpiece
+        ("还是七号，记下了。") with the next question — no 对 asked: it was confirmed when first taken. A
+        correction is the host's alone, so the table never hears it, by day either."""
+        self.say(self.script.line("listening", "taken_again", answer=self._said(answer, prompt, heard)), prompt,
+                 quiet=True)
+        return self._submit(answer, prompt)
+
+    def _given_again(self, heard: Heard, answer: A | Seats, prompt: Prompt) -> bool:
+        """The answer 撤销 took back at this question, given again — and the recogniser's own scores do not doubt
+        the reading now (no other reading close by): an answer that differs is read back as ever."""
+        return answer == self.session.taken_back(prompt) and not doubtful(
+            heard, prompt, self.pack, self.cfg.doubt_gap, self.read)
+
+    def _said(self, answer: A | Seats, prompt: Prompt, heard: Heard | None) -> object:
+        """The answer in the judge's words, for a read-back: an answer with no words of its own is said as the
+        words heard."""
         if isinstance(answer, Ballots):
             groups: dict[int, list[int]] = {}
             for voter, target in answer.votes:
@@ -213,7 +235,7 @@ class Dialogue(Repairs[A], Generic[A]):
         if not self.script.render(Entry("{answer}"), "listening.read_back", answer=value).text.strip():
             value = (heard_words(heard) if heard is not None else "") or self.script.line(
                 "listening", "that_answer").text
-        self.own("read_back_again" if again else "read_back", prompt, answer=value)
+        return value
 
     # ---- listening ------------------------------------------------------------------------------------
 

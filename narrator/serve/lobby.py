@@ -388,6 +388,10 @@ class Lobby:
         self._lines += self.question()
         return True
 
+    def taken_back(self, prompt: Prompt | None) -> None:
+        """None: what the lobby reads back (a count, 关机) is read back again after 撤销 as the first time."""
+        return None
+
     # ---- choices --------------------------------------------------------------------------------------
 
     def _take(self, c: Choice) -> None:

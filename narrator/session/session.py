@@ -166,6 +166,8 @@ class Session:
         self._table: list[Line] = []  # every table line taken (or heard before a resume), in order
         self._told: list[tuple[str, str]] = []  # table lines heard past an undo's cut, not to be said again
         self._reasked: Prompt | None = None  # the prompt asked again after 撤销, until its lines are taken
+        self._back: list[tuple[int, str, Answer]] = []  # answers 撤销 took back (index, kind, answer), the
+        # last taken back last, until one is given otherwise (`taken_back`)
 
     @classmethod
     def resume(cls, store: JournalStore) -> Session:
@@ -487,6 +489,11 @@ class Session:
                 self._drop_last()  # not journaled: as if never given (its question stays marked heard)
                 self._marked = marked
                 raise
+        if self._back:  # the answer taken back given again, or the game goes another way from here
+            if self._back[-1] == (index, prompt.kind, answer):
+                self._back.pop()
+            else:
+                self._back.clear()
         if not self._said:  # its lines are still to be taken, in their place
             self._asked.append((index, at, prompt))
         self._said = False
@@ -561,8 +568,18 @@ class Session:
         n = len(self.game.answers) - 1
         if self.store is not None:
             self._write(self.store, self._chain.undo(n))
+        self._back.append((n, *self.game.answers[-1]))
         self._drop_last()
         return True
+
+    def taken_back(self, prompt: Prompt | None) -> Answer | None:
+        """The answer 撤销 took back at `prompt` (the question now, asked again), or None: it was accepted there
+        once — read back and confirmed, where the ear reads back — so the same answer given again is no new
+        doubt (narrator/listen/repairs.py). Lost on a resume (a given-again answer is then read back)."""
+        if prompt is None or self._ack is not None or not self._back:
+            return None
+        index, kind, answer = self._back[-1]
+        return answer if (index, kind) == (len(self.game.answers), prompt.kind) else None
 
     def heard(self) -> None:
         """The table has heard every line taken so far (they have left the speaker): journal a said mark, so

@@ -105,3 +105,28 @@ def test_a_try_after_a_repair_counts_the_time_measured_at_one(asked: bool) -> No
     c.say([ASK])
     read_back_round(c, CHECK_Q if asked else None, 6.0)
     assert next_line_after(c, ASK) == 1.0 + 6.0 + 2.0 + 3.0
+
+
+WAIT = Line("请稍等。", key="events.please_wait", pause="short")
+
+
+@pytest.mark.parametrize("refusals", (2, 3))
+def test_by_voice_the_bound_hides_two_repairs_beyond_the_read_back(refusals: int) -> None:
+    """A voice ear reads back every answer: a host refused twice at the wolves' question, then read back — three
+    repairs, two beyond the read-back every voice answer has (what a voice undo costs: two repairs) — is within
+    the bound, so the seer's step after, answered alike, waits for him in silence: 1 + 4 × 2 + 2 × 10 + 3 s.
+    Refused three times he is past it: "请稍等" there (before, a voice host was past it at two refusals)."""
+    c = conductor(read_backs=1)
+    c.please_wait = WAIT
+    for table, question in ((WOLVES, WOLVES_Q), (ASK, CHECK_Q)):
+        c.say([table, question])
+        for _ in range(refusals):
+            answered(c, 2.0, REFUSED)
+        answered(c, 2.0, READ_BACK)
+        answered(c, 2.0, CLOSE)
+    assert c.repairs == refusals + 1
+    after = [p.line.text for p in c.timeline if p.line.to == "all"]
+    after = after[after.index(ASK.text):]
+    assert (WAIT.text in after) == (refusals == 3), after
+    if refusals == 2:
+        assert next_line_after(c, ASK) == 1.0 + 4 * 2.0 + 2 * 10.0 + 3.0

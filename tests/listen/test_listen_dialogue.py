@@ -487,3 +487,32 @@ def test_a_typed_pass_at_a_kill_is_not_taken_as_nobody_without_yes() -> None:
     d2, _, said2 = dialogue(session2, ["放弃"])
     assert isinstance(d2.answer(), Accepted) and session2.answers[-1] == ("wolves.kill", Seats(()))
     assert said2.host() == []
+
+
+def test_an_answer_given_again_after_an_undo_is_not_read_back_again_but_another_one_is() -> None:
+    """By voice the wolves' kill of 七号 was read back and confirmed; at the witch's step the host says 撤销 and
+    七号 again: the same answer, confirmed once, is taken at once — said back on the earpiece with the next
+    question, no 对 asked (issue 29: a voice undo inside the bound). Said as 三号 instead — another answer —
+    it is read back and waits for 对, as any spoken kill (issue 28: never a wrong answer without a read-back).
+    The recogniser's own doubt (another reading close by) reads even the same answer back."""
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    d, _, said = dialogue(session, [voice(("七号", 100.0)), "对"])
+    assert isinstance(d.answer(), Accepted) and said.host() == ["七号，对吗？"]
+    session.take_lines()
+    d, _, said = dialogue(session, ["撤销", voice(("七号", 100.0))])
+    assert isinstance(d.answer(), Accepted)
+    assert session.answers[-1] == ("wolves.kill", Seats((7,)))
+    assert said.host()[0] == "已撤销上一个回答。" and said.host()[-1] == "还是七号，记下了。"
+    assert not any("对吗" in text for text in said.host()) and said.public() == []
+    session.take_lines()
+    d, _, said = dialogue(session, ["撤销", voice(("三号", 100.0)), lambda: not_yet(), "对"])
+
+    def not_yet() -> None:
+        assert session.prompt is not None and session.prompt.kind == "wolves.kill"
+
+    assert isinstance(d.answer(), Accepted) and session.answers[-1] == ("wolves.kill", Seats((3,)))
+    assert said.host()[-1] == "三号，对吗？"
+    session.take_lines()
+    d, _, said = dialogue(session, ["撤销", voice(("三号", 100.0), ("八号", 99.0)), lambda: not_yet(), "三号"])
+    assert isinstance(d.answer(), Accepted) and "还是三号，记下了。" not in said.host()  # in doubt: asked

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_fair_resume_property import host_words
-from test_fair_stumbling_host_loop import STUMBLE
+from test_fair_stumbling_host_loop import STUMBLE, VoiceHost
 from test_speech_timer_loop import PacedEar, TimedMouth
 
 from narrator.common.clock import FakeClock
@@ -134,6 +134,41 @@ def test_an_undo_within_his_measured_repairs_is_not_heard_at_the_table(case: str
     assert host.count(UNDONE) == 1 and UNDONE not in [text for _, text in undone.table]
     assert host[host.index(UNDONE) + 1:], "the host is asked the question again"
     assert panel.shown.count(again) > shown.shown.count(again)  # the panel showed the question asked again
+
+
+def by_voice(scripted: Scripted, said: list[str | float], host_s: float) -> TimedMouth:
+    """The game played live by a host by voice (`VoiceHost`: 对 to every read-back), saying the words of `said`
+    (its silences left out: each of his words comes `host_s` after he heard the judge)."""
+    clock = FakeClock()
+    mouth = TimedMouth(clock)
+    session = Session(scripted.game.setup, scripted.game.seed)
+    ear = VoiceHost(clock, mouth, [word for word in said if isinstance(word, str)], host_s, 0)
+    Live(session, mouth, ear, now=clock.now, clock=clock, poll_s=0.5).run()  # type: ignore[arg-type]
+    assert session.game.journal == scripted.game.journal
+    return mouth
+
+
+@pytest.mark.parametrize("host_s", [0.0, 4.0], ids=lambda s: f"host{s:g}s")
+@pytest.mark.parametrize("case", list(CASES))
+def test_by_voice_an_undo_and_the_same_answer_again_fit_the_bound(case: str, host_s: float) -> None:
+    """The same by voice, where every spoken seat and irreversible answer is read back: a host measured at
+    three repairs (two words not understood before each answer at the public questions, and their read-back)
+    says 撤销 and gives the same answer again. It was confirmed once: it is taken at once, said back on the
+    earpiece with the next question, no 对 asked — so the round is two repairs, as typed, on top of the
+    read-back every voice answer has, and the bound hides two repairs beyond that read-back. The table's
+    tape is the uncut game's to the ms, with no "请稍等". Before: four repairs (the answer given again read back
+    and confirmed), "请稍等" once and the night 10–22 s longer (by day, "一号出局，对吗？" said again at the table)."""
+    kind, nth, _ = CASES[case]
+    scripted = host_script(Scenario.load(NIGHTS / "witch_saves.yaml"))
+    at = step(scripted, kind, nth)
+    plain = by_voice(scripted, words(scripted, 0.0, stumbles=2), host_s)
+    undone = by_voice(scripted, words(scripted, 0.0, at, stumbles=2), host_s)
+    assert "请稍等。" not in [text for _, text in plain.table]  # his three repairs are within the bound
+    assert undone.table == plain.table, f"撤销 at {kind}: the table's tape changed"
+    host = host_only(undone)
+    assert host.count(UNDONE) == 1
+    assert sum("对吗" in text for text in host) == sum("对吗" in text for text in host_only(plain))
+    assert sum(text.startswith("还是") and text.endswith("记下了。") for text in host) == 1
 
 
 def test_past_the_bound_the_table_hears_please_wait_at_the_same_places_whatever_was_undone() -> None:
