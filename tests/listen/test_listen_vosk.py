@@ -259,3 +259,43 @@ def test_a_multi_seat_answer_converges_by_voice_kept_seats_and_corrections(model
                            "一号、四号、五号、八号，对吗？"]
     assert session.answers[-1] == ("wolves.identify", Seats((1, 4, 5, 8)))
     assert said.public() == []
+
+
+def test_by_voice_an_undone_kill_given_again_is_taken_without_a_second_read_back(model: Any) -> None:
+    """The whole path of a voice 撤销 (issue 29: a voice undo inside the fair wait's bound): espeak-ng's Korean
+    through the endpointer and the decoder, the dialogue, the Session. The wolves' kill 八号 (여덟) is read back
+    and confirmed (맞아); at the witch's step the host says 撤销 (취소) and 八号 again: the answer taken back, given
+    again, is taken at once and said back with the next question — no second 对 — and the journal's last
+    answer is 八号. Said as 三号 (삼호) instead, the new answer is not
+    taken at once: it is read back (after a choice, 是三号还是二号？, when the decoder doubts it) and waits for
+    his 对."""
+    from narrator.common.clock import FakeClock
+    from narrator.engine.game import Accepted
+    from narrator.listen.dialogue import Dialogue, DialogueConfig
+
+    from .listenkit import Said, auto_until, table
+
+    def spoken(*words: str) -> FileEar:
+        audio = np.concatenate([np.concatenate([silence(0.8), espeak(w, "ko"), silence(1.2)]) for w in words])
+        return FileEar(audio, Recognizer(model), Grammar(load_pack("ko"), lambda w: knows(model, w)),
+                       Endpointer(SileroVad(), EndpointConfig()), tail_s=0.0)
+
+    def answer(*words: str) -> Said:
+        said = Said()
+        assert isinstance(Dialogue(session, spoken(*words), said, FakeClock(), DialogueConfig()).answer(),
+                          Accepted), said.host()
+        session.take_lines()
+        return said
+
+    session, deal = table()
+    auto_until(session, deal, "wolves.kill")
+    assert answer("여덟", "맞아").host() == ["八号，对吗？"]
+    assert session.answers[-1] == ("wolves.kill", Seats((8,)))
+    said = answer("취소", "여덟")
+    assert said.host()[0] == "已撤销上一个回答。" and said.host()[-1] == "还是八号，记下了。", said.host()
+    assert not any("对吗" in text for text in said.host()) and said.public() == []
+    assert session.answers[-1] == ("wolves.kill", Seats((8,)))
+    said = answer("취소", "삼호", "삼호", "맞아")  # read back, or first a choice when the decoder doubts it
+    assert any("对吗" in text or "请说对" in text for text in said.host()), said.host()
+    assert not any("记下了" in text for text in said.host()) and said.public() == []
+    assert session.answers[-1] == ("wolves.kill", Seats((3,)))
